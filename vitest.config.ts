@@ -17,7 +17,11 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    typecheck: { enabled: true, include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: true,
+      include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -1,0 +1,32 @@
+export { canonicalJson } from './webhooks/canonical-json';
+export { WEBHOOK_HEADERS } from './webhooks/headers';
+export type { Environment, ListEnvelope, ListParams, Scope, Timestamp } from './wire/common';
+export { API_VERSION, SCOPES } from './wire/common';
+export type { Connection, ConnectionStatus, Template } from './wire/connection';
+export type { ErrorBody, ErrorCode, RateLimitBucket } from './wire/error';
+export { ERROR_STATUS } from './wire/error';
+export type {
+  ApplicationCreatedEvent,
+  ConnectionConnectedEvent,
+  ConnectionDisconnectedEvent,
+  CreateSandboxEventParams,
+  MessageReceivedEvent,
+  MessageStatusUpdatedEvent,
+  SandboxEventResult,
+  SandboxEventType,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookTestEvent,
+} from './wire/event';
+export { SANDBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './wire/event';
+export type {
+  Message,
+  MessageError,
+  MessageErrorCode,
+  MessageStatus,
+  OutboundMessageStatus,
+  SendMessageParams,
+  SendTemplateMessageParams,
+  SendTextMessageParams,
+} from './wire/message';
+export type { Status } from './wire/status';
