@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   connection_inactive: 409,
   agreement_required: 409,
+  invalid_url: 400,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
