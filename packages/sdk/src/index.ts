@@ -1,5 +1,17 @@
+export {
+  ConfigurationError,
+  isConfigurationError,
+  isParleyError,
+  ParleyError,
+} from './errors/parley-error';
 export { canonicalJson } from './webhooks/canonical-json';
 export { WEBHOOK_HEADERS } from './webhooks/headers';
+export type { SignedWebhookHeaders, SignWebhookParams } from './webhooks/sign-webhook';
+export { signWebhook } from './webhooks/sign-webhook';
+export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/verify-webhook';
+export { verifyWebhook } from './webhooks/verify-webhook';
+export type { WebhookVerificationReason } from './webhooks/webhook-verification-error';
+export { isWebhookVerificationError, WebhookVerificationError } from './webhooks/webhook-verification-error';
 export type { Environment, ListEnvelope, ListParams, Scope, Timestamp } from './wire/common';
 export { API_VERSION, SCOPES } from './wire/common';
 export type { Connection, ConnectionStatus, Template } from './wire/connection';
