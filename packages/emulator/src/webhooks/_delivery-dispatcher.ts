@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { signWebhook, type WebhookEventType } from '@parley/sdk';
+import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
+import type { DeliveryRecord, EndpointRecord, WebhooksState } from './_webhook-records';
+import { type AttemptOutcome, sendDeliveryAttempt } from './delivery-attempt';
+import { MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry-schedule';
+import { signingSecrets } from './signing-secret';
+import { checkEndpointUrl, type HostResolver, type UrlPolicy } from './url-policy';
+
+/** What the dispatcher needs from the service. */
+export interface DispatcherDeps {
+  getState: () => WebhooksState;
+  clock: Clock;
+  scheduler: Scheduler;
+  urlPolicy: UrlPolicy;
+  resolveHost: HostResolver;
+  attemptTimeoutMs: number;
+  onChange: () => void;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Runs deliveries: each attempt is a scheduler job (so a frozen clock controls it), and each
+ * runs on its own promise, so one slow receiver never holds up another delivery.
+ */
+export class DeliveryDispatcher {
+  readonly #deps: DispatcherDeps;
+  readonly #timers = new Map<string, ScheduledJob>();
+  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #closing = new AbortController();
+
+  constructor(deps: DispatcherDeps) {
+    this.#deps = deps;
+  }
+
+  /** Creates a pending delivery of `body` to the endpoint, first attempt due now. Caller calls onChange. */
+  enqueue(
+    endpoint: EndpointRecord,
+    event: { id: string; type: WebhookEventType },
+    body: string,
+  ): DeliveryRecord {
+    const now = this.#deps.clock.now();
+    const delivery: DeliveryRecord = {
+      id: randomUUID(),
+      event_id: event.id,
+      event_type: event.type,
+      endpoint_id: endpoint.id,
+      application_id: endpoint.application_id,
+      status: 'pending',
+      attempts: [],
+      next_attempt_at: iso(now),
+      created_at: iso(now),
+      body,
+    };
+    this.#deps.getState().deliveries[delivery.id] = delivery;
+    this.schedule(delivery);
+    return delivery;
+  }
+
+  /** (Re)schedules a pending delivery's next attempt at its `next_attempt_at`. */
+  schedule(delivery: DeliveryRecord): void {
+    if (this.#closing.signal.aborted || delivery.status !== 'pending') return;
+    this.cancel(delivery.id);
+    const at =
+      delivery.next_attempt_at === null ? this.#deps.clock.now() : Date.parse(delivery.next_attempt_at);
+    this.#timers.set(
+      delivery.id,
+      this.#deps.scheduler.schedule(at, () => this.#start(delivery.id)),
+    );
+  }
+
+  /** Cancels a delivery's timer (its in-flight attempt, if any, still finishes and is recorded). */
+  cancel(deliveryId: string): void {
+    this.#timers.get(deliveryId)?.cancel();
+    this.#timers.delete(deliveryId);
+  }
+
+  /** Cancels every timer: before a restore, or on close. */
+  cancelAll(): void {
+    for (const timer of this.#timers.values()) timer.cancel();
+    this.#timers.clear();
+  }
+
+  /** Resolves once no attempt is in flight (attempts started meanwhile are awaited too). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
+  }
+
+  /** Aborts in-flight attempts without recording them (they stay pending for a restart) and stops. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    this.cancelAll();
+    await this.idle();
+  }
+
+  // Deliberately returns nothing: the scheduler must not wait for the network.
+  #start(deliveryId: string): void {
+    this.#timers.delete(deliveryId);
+    const state = this.#deps.getState();
+    const delivery = state.deliveries[deliveryId];
+    const endpoint = delivery && state.endpoints[delivery.endpoint_id];
+    if (!delivery || !endpoint || delivery.status !== 'pending' || this.#inFlight.has(deliveryId)) return;
+    if (this.#closing.signal.aborted) return;
+    const attempt = this.#attempt(delivery, endpoint, this.#deps.clock.now()).finally(() =>
+      this.#inFlight.delete(deliveryId),
+    );
+    this.#inFlight.set(deliveryId, attempt);
+  }
+
+  async #attempt(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<void> {
+    const outcome = await this.#send(delivery, endpoint, at);
+    // Shutting down or state replaced (reset, reload): this attempt no longer belongs to any record.
+    if (this.#closing.signal.aborted || this.#deps.getState().deliveries[delivery.id] !== delivery) return;
+    delivery.attempts.push({
+      at: iso(at),
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      duration_ms: outcome.durationMs,
+    });
+    if (outcome.error === null) {
+      delivery.status = 'delivered';
+      delivery.next_attempt_at = null;
+    } else if (delivery.attempts.length >= MAX_DELIVERY_ATTEMPTS) {
+      delivery.status = 'failed';
+      delivery.next_attempt_at = null;
+    } else {
+      delivery.next_attempt_at = iso(at + retryDelayMs(delivery.attempts.length));
+      this.schedule(delivery);
+    }
+    this.#deps.onChange();
+  }
+
+  async #send(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<AttemptOutcome> {
+    try {
+      // Checked again before every attempt: a host's DNS answer can change after creation.
+      await checkEndpointUrl(endpoint.url, this.#deps.urlPolicy, this.#deps.resolveHost);
+      const signed = await signWebhook({
+        payload: delivery.body,
+        secret: signingSecrets(endpoint, at),
+        id: delivery.event_id,
+        timestamp: Math.floor(at / 1000),
+      });
+      return await sendDeliveryAttempt({
+        url: endpoint.url,
+        body: delivery.body,
+        headers: { 'content-type': 'application/json', ...signed },
+        timeoutMs: this.#deps.attemptTimeoutMs,
+        signal: this.#closing.signal,
+      });
+    } catch (failure) {
+      return {
+        statusCode: null,
+        error: failure instanceof Error ? failure.message : String(failure),
+        durationMs: 0,
+      };
+    }
+  }
+}

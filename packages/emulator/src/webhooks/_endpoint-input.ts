@@ -1,0 +1,62 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@parley/sdk';
+import { DomainError } from '../domain/domain-error';
+
+function invalid(field: string, reason: string, message: string): never {
+  throw new DomainError('validation_error', message, { field, reason });
+}
+
+function asObject(input: unknown): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return invalid('body', 'not_an_object', 'The body must be a JSON object.');
+  }
+  return input as Record<string, unknown>;
+}
+
+function parseEvents(value: unknown): WebhookEventType[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    return invalid(
+      'events',
+      'required',
+      `events must be a non-empty array of: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+    );
+  }
+  for (const type of value) {
+    if (!(WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(type)) {
+      invalid(
+        'events',
+        'unknown_event_type',
+        `Unknown event type ${JSON.stringify(type)}; expected one of: ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+      );
+    }
+  }
+  return [...new Set(value as WebhookEventType[])];
+}
+
+function parseActive(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') return invalid('active', 'not_a_boolean', 'active must be true or false.');
+  return value;
+}
+
+/** The fields of `POST /_emulator/applications/{id}/endpoints`; the URL is checked by the policy. */
+export function parseCreateEndpointInput(input: unknown): {
+  url: unknown;
+  events: WebhookEventType[];
+  active: boolean;
+} {
+  const body = asObject(input);
+  return { url: body.url, events: parseEvents(body.events), active: parseActive(body.active) ?? true };
+}
+
+/** The fields of `PATCH /_emulator/endpoints/{id}`: `active` and `events`, both optional. */
+export function parseUpdateEndpointInput(input: unknown): { events?: WebhookEventType[]; active?: boolean } {
+  const body = asObject(input);
+  if (body.url !== undefined) {
+    invalid('url', 'immutable', 'url cannot be changed: create a new endpoint (it gets its own secret).');
+  }
+  const update: { events?: WebhookEventType[]; active?: boolean } = {};
+  if (body.events !== undefined) update.events = parseEvents(body.events);
+  const active = parseActive(body.active);
+  if (active !== undefined) update.active = active;
+  return update;
+}

@@ -1,0 +1,96 @@
+import { lookup } from 'node:dns/promises';
+import { DomainError } from '../domain/domain-error';
+import { ipv4RefusalReason, ipv6RefusalReason, isLoopbackAddress, parseIpv4, parseIpv6 } from './_ip-address';
+
+/**
+ * `strict`: the production rule of spec 6.6 (public HTTPS on 443, no credentials, no local,
+ * private or reserved address in any notation, also after DNS resolution). `local` (the
+ * emulator's default) also accepts http or https to a loopback host on any port (DESIGN §3).
+ */
+export type UrlPolicy = 'local' | 'strict';
+
+/** Resolves a host name to every address it has. Injected so tests never touch real DNS. */
+export type HostResolver = (hostname: string) => Promise<readonly string[]>;
+
+/** The system resolver (`dns.lookup` with `all: true`), the one a delivery's socket would use. */
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, order: 'verbatim' })).map((entry) => entry.address);
+
+const MAX_URL_LENGTH = 2048;
+
+function refuse(reason: string): never {
+  throw new DomainError('invalid_url', `Endpoint URL refused: ${reason}.`, { field: 'url', reason });
+}
+
+/** Why a literal address is not public, or `null`; `undefined` when the host is not an IP literal. */
+function literalRefusalReason(host: string): string | null | undefined {
+  const ipv4 = parseIpv4(host);
+  if (ipv4 !== null) return ipv4RefusalReason(ipv4);
+  const ipv6 = host.includes(':') ? parseIpv6(host.replace(/%.*$/, '')) : null;
+  if (ipv6 !== null) return ipv6RefusalReason(ipv6);
+  return undefined;
+}
+
+/**
+ * Checks an endpoint URL against the policy and returns it normalised by the WHATWG parser.
+ * Throws `DomainError('invalid_url')` with the reason (or `validation_error` when it is not a
+ * string). Redirects are never followed when delivering, so the checked host is the one called.
+ */
+export async function checkEndpointUrl(
+  input: unknown,
+  policy: UrlPolicy,
+  resolve: HostResolver = systemResolver,
+): Promise<string> {
+  if (typeof input !== 'string' || input.length === 0) {
+    throw new DomainError('validation_error', 'url must be a non-empty string.', {
+      field: 'url',
+      reason: 'required',
+    });
+  }
+  if (input.length > MAX_URL_LENGTH) refuse(`longer than ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return refuse('not an absolute URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse(`scheme ${url.protocol} is not https`);
+  if (url.username || url.password) refuse('credentials in the URL are not allowed');
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+
+  if (policy === 'local' && (host === 'localhost' || isLoopbackAddress(host))) return url.href;
+
+  const localHint = policy === 'local' ? ' (http and other ports are accepted only for loopback hosts)' : '';
+  if (url.protocol !== 'https:') refuse(`it must use https${localHint}`);
+  if (url.port !== '') refuse(`it must use port 443${localHint}`);
+  if (host === 'localhost' || host.endsWith('.localhost')) refuse('localhost is not a public host');
+
+  const literal = literalRefusalReason(host);
+  if (literal !== undefined) {
+    if (literal !== null) refuse(`${host} is ${literal}`);
+    return url.href;
+  }
+  if (!host.includes('.')) refuse(`${host} is not a public host name`);
+  let addresses: readonly string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    return refuse(`${host} could not be resolved`);
+  }
+  if (addresses.length === 0) refuse(`${host} could not be resolved`);
+  for (const address of addresses) {
+    const reason = literalRefusalReason(normaliseAddress(address));
+    if (reason !== null) refuse(`${host} resolves to ${address}, ${reason ?? 'not an IP address'}`);
+  }
+  return url.href;
+}
+
+// A resolver may answer any textual form; the URL parser folds it to the canonical one.
+function normaliseAddress(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  try {
+    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return bare;
+  }
+}

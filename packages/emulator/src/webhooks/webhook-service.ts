@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { canonicalJson, type WebhookEvent } from '@parley/sdk';
+import type { Clock, Scheduler } from '../clock/clock-types';
+import { DomainError } from '../domain/domain-error';
+import { DeliveryDispatcher } from './_delivery-dispatcher';
+import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
+import {
+  type DeliveryRecord,
+  type DeliveryView,
+  type EndpointRecord,
+  type EndpointView,
+  toDeliveryView,
+  toEndpointView,
+  type WebhooksState,
+} from './_webhook-records';
+import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
+import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
+import { buildWebhookTestEvent } from './webhook-test-event';
+
+export type { DeliveryView, EndpointView, WebhooksState } from './_webhook-records';
+export { createWebhooksState } from './_webhook-records';
+
+/** What the webhook service needs from the emulator. */
+export interface WebhookServiceDeps {
+  /** The current state; read on every call, so the store may replace it (reset, load). */
+  getState: () => WebhooksState;
+  clock: Clock;
+  scheduler: Scheduler;
+  urlPolicy: UrlPolicy;
+  /** Called after every state change, so the store persists. */
+  onChange: () => void;
+  /** Host resolver for the URL policy; tests inject a fake one (default: `dns.lookup`). */
+  resolveHost?: HostResolver;
+  /** Real milliseconds an attempt may take (default 15 000, spec 8); tests shorten it. */
+  attemptTimeoutMs?: number;
+}
+
+/**
+ * Webhook endpoints and their deliveries: routing, signing, the retry schedule, replay and
+ * secret rotation (spec 6, DESIGN §3). Throws `DomainError` for every refused input.
+ */
+export class WebhookService {
+  readonly #deps: WebhookServiceDeps;
+  readonly #dispatcher: DeliveryDispatcher;
+
+  constructor(deps: WebhookServiceDeps) {
+    this.#deps = deps;
+    this.#dispatcher = new DeliveryDispatcher({
+      getState: deps.getState,
+      clock: deps.clock,
+      scheduler: deps.scheduler,
+      urlPolicy: deps.urlPolicy,
+      resolveHost: deps.resolveHost ?? systemResolver,
+      attemptTimeoutMs: deps.attemptTimeoutMs ?? 15_000,
+      onChange: deps.onChange,
+    });
+  }
+
+  /** Creates an endpoint; the answer is the only place its secret is ever shown. */
+  async createEndpoint(applicationId: string, input: unknown): Promise<EndpointView & { secret: string }> {
+    const fields = parseCreateEndpointInput(input);
+    const url = await checkEndpointUrl(
+      fields.url,
+      this.#deps.urlPolicy,
+      this.#deps.resolveHost ?? systemResolver,
+    );
+    const endpoint: EndpointRecord = {
+      id: randomUUID(),
+      application_id: applicationId,
+      url,
+      events: fields.events,
+      active: fields.active,
+      created_at: new Date(this.#deps.clock.now()).toISOString(),
+      secret: generateSigningSecret(),
+      previous_secret: null,
+    };
+    this.#deps.getState().endpoints[endpoint.id] = endpoint;
+    this.#deps.onChange();
+    return { ...toEndpointView(endpoint), secret: endpoint.secret };
+  }
+
+  /** Changes `active` and/or `events`. */
+  updateEndpoint(id: string, input: unknown): EndpointView {
+    const endpoint = this.#endpoint(id);
+    const update = parseUpdateEndpointInput(input);
+    if (update.events) endpoint.events = update.events;
+    if (update.active !== undefined) endpoint.active = update.active;
+    this.#deps.onChange();
+    return toEndpointView(endpoint);
+  }
+
+  /** Deletes the endpoint with its deliveries; their retries stop. */
+  deleteEndpoint(id: string): void {
+    this.#endpoint(id);
+    const state = this.#deps.getState();
+    for (const delivery of Object.values(state.deliveries)) {
+      if (delivery.endpoint_id !== id) continue;
+      this.#dispatcher.cancel(delivery.id);
+      delete state.deliveries[delivery.id];
+    }
+    delete state.endpoints[id];
+    this.#deps.onChange();
+  }
+
+  /** Rotates the signing secret (spec 6.4); the new secret is shown only here. */
+  rotateSecret(id: string): { secret: string; previous_expires_at: string } {
+    const rotation = rotateSigningSecret(this.#endpoint(id), this.#deps.clock.now());
+    this.#deps.onChange();
+    return {
+      secret: rotation.secret,
+      previous_expires_at: new Date(rotation.previousExpiresAt).toISOString(),
+    };
+  }
+
+  /** Endpoints, oldest first, optionally of one application. */
+  listEndpoints(applicationId?: string): EndpointView[] {
+    return Object.values(this.#deps.getState().endpoints)
+      .filter((endpoint) => applicationId === undefined || endpoint.application_id === applicationId)
+      .map(toEndpointView);
+  }
+
+  /** One endpoint; `not_found` when unknown. */
+  getEndpoint(id: string): EndpointView {
+    return toEndpointView(this.#endpoint(id));
+  }
+
+  /**
+   * Queues the event to every active endpoint of these applications that subscribes to its
+   * type (spec 6.1) and returns how many. The body is serialised once, canonically.
+   */
+  publish(event: WebhookEvent, applicationIds: readonly string[]): number {
+    const body = canonicalJson(event);
+    let queued = 0;
+    for (const endpoint of Object.values(this.#deps.getState().endpoints)) {
+      if (!endpoint.active || !applicationIds.includes(endpoint.application_id)) continue;
+      if (!endpoint.events.includes(event.type)) continue;
+      this.#dispatcher.enqueue(endpoint, event, body);
+      queued++;
+    }
+    if (queued > 0) this.#deps.onChange();
+    return queued;
+  }
+
+  /** Sends a `webhook.test` event to this endpoint only, whatever it subscribes to. */
+  sendTest(endpointId: string): { event_id: string } {
+    const endpoint = this.#endpoint(endpointId);
+    const event = buildWebhookTestEvent(this.#deps.clock.now());
+    this.#dispatcher.enqueue(endpoint, event, canonicalJson(event));
+    this.#deps.onChange();
+    return { event_id: event.id };
+  }
+
+  /** Deliveries, newest first, optionally of one endpoint and/or one application. */
+  listDeliveries(filter: { endpointId?: string; applicationId?: string }): DeliveryView[] {
+    return Object.values(this.#deps.getState().deliveries)
+      .filter(
+        (delivery) =>
+          (filter.endpointId === undefined || delivery.endpoint_id === filter.endpointId) &&
+          (filter.applicationId === undefined || delivery.application_id === filter.applicationId),
+      )
+      .reverse()
+      .map(toDeliveryView);
+  }
+
+  /** Starts a new attempt series of a finished delivery: same event id, same body, first attempt now. */
+  replay(deliveryId: string): DeliveryView {
+    const state = this.#deps.getState();
+    const original = state.deliveries[deliveryId];
+    if (!original)
+      throw new DomainError('not_found', `No delivery ${deliveryId}.`, { delivery_id: deliveryId });
+    if (original.status === 'pending') {
+      throw new DomainError(
+        'validation_error',
+        `Delivery ${deliveryId} is still pending; replay it once it is delivered or failed.`,
+        { field: 'delivery_id', reason: 'pending' },
+      );
+    }
+    const endpoint = this.#endpoint(original.endpoint_id);
+    const replayed: DeliveryRecord = this.#dispatcher.enqueue(
+      endpoint,
+      { id: original.event_id, type: original.event_type },
+      original.body,
+    );
+    this.#deps.onChange();
+    return toDeliveryView(replayed);
+  }
+
+  /** After state was loaded: every pending delivery is scheduled again at its `next_attempt_at`. */
+  restore(): void {
+    this.#dispatcher.cancelAll();
+    for (const delivery of Object.values(this.#deps.getState().deliveries))
+      this.#dispatcher.schedule(delivery);
+  }
+
+  /** Resolves once no HTTP attempt is in flight: tests `await clock.advance(ms); await service.idle()`. */
+  idle(): Promise<void> {
+    return this.#dispatcher.idle();
+  }
+
+  /** Aborts in-flight attempts (they stay pending, so a restart resends them) and cancels every timer. */
+  close(): Promise<void> {
+    return this.#dispatcher.close();
+  }
+
+  #endpoint(id: string): EndpointRecord {
+    const endpoint = this.#deps.getState().endpoints[id];
+    if (!endpoint) throw new DomainError('not_found', `No endpoint ${id}.`, { endpoint_id: id });
+    return endpoint;
+  }
+}
