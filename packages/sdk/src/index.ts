@@ -1,9 +1,50 @@
+// @parley/sdk: the typed client, its errors, webhook verification and the wire types.
+export { Parley } from './client';
+export type { APIResponse } from './core/api-promise';
+export { APIPromise } from './core/api-promise';
+export type { FetchFunction, ParleyOptions } from './core/client-options';
+export { Page, PagePromise } from './core/page';
+export type { RateLimitInfo } from './core/rate-limit';
+export type { APIErrorInit } from './errors/api-error';
+export {
+  APIError,
+  AuthenticationError,
+  ConflictError,
+  DailyLimitError,
+  InternalServerError,
+  isAPIError,
+  isAuthenticationError,
+  isConflictError,
+  isDailyLimitError,
+  isInternalServerError,
+  isNotFoundError,
+  isPermissionError,
+  isRateLimitError,
+  isValidationError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ValidationError,
+} from './errors/api-error';
+export { ConnectionError, isConnectionError, isTimeoutError, TimeoutError } from './errors/connection-error';
 export {
   ConfigurationError,
   isConfigurationError,
   isParleyError,
   ParleyError,
 } from './errors/parley-error';
+export {
+  isMessageFailedError,
+  isWaitForTimeoutError,
+  MessageFailedError,
+  WaitForTimeoutError,
+} from './errors/wait-errors';
+export { ConnectionsResource } from './resources/connections';
+export type { SendMessageOptions, WaitForOptions, WaitForStatus } from './resources/messages';
+export { MessagesResource } from './resources/messages';
+export { SandboxEventsResource, SandboxResource } from './resources/sandbox-events';
+export { StatusResource } from './resources/status';
+export { SDK_VERSION } from './version';
 export { canonicalJson } from './webhooks/canonical-json';
 export { WEBHOOK_HEADERS } from './webhooks/headers';
 export type { SignedWebhookHeaders, SignWebhookParams } from './webhooks/sign-webhook';

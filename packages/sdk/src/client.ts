@@ -1,0 +1,34 @@
+import { HttpClient } from './core/_http-client';
+import { type ParleyOptions, resolveOptions } from './core/client-options';
+import { ConnectionsResource } from './resources/connections';
+import { MessagesResource } from './resources/messages';
+import { SandboxResource } from './resources/sandbox-events';
+import { StatusResource } from './resources/status';
+
+/**
+ * The Parley API client. Every method returns an {@link APIPromise}: await it for the data,
+ * or `.withResponse()` for the request id and rate-limit info too.
+ *
+ * @example
+ * const parley = new Parley({ apiKey: process.env.PARLEY_API_KEY, baseUrl: 'http://127.0.0.1:4010/v1' });
+ * const status = await parley.status.get();
+ * @throws {ConfigurationError} when the key or base URL is missing or malformed.
+ */
+export class Parley {
+  /** `GET /v1/status`. */
+  readonly status: StatusResource;
+  /** Connections and their templates. */
+  readonly connections: ConnectionsResource;
+  /** Send and read messages, wait for a status. */
+  readonly messages: MessagesResource;
+  /** Sandbox-only calls. */
+  readonly sandbox: SandboxResource;
+
+  constructor(options: ParleyOptions = {}) {
+    const http = new HttpClient(resolveOptions(options));
+    this.status = new StatusResource(http);
+    this.connections = new ConnectionsResource(http);
+    this.messages = new MessagesResource(http);
+    this.sandbox = new SandboxResource(http);
+  }
+}

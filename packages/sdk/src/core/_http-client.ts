@@ -1,0 +1,71 @@
+import ky, { type Hooks, isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import { errorFromResponse } from '../errors/_error-from-response';
+import { ConnectionError, TimeoutError } from '../errors/connection-error';
+import { SDK_VERSION } from '../version';
+import { retryPolicy } from './_retry-policy';
+import { APIPromise, type APIResponse } from './api-promise';
+import type { ResolvedOptions } from './client-options';
+import { readRateLimit } from './rate-limit';
+
+/** One call: method, path under the base, and what goes with it. */
+export interface RequestSpec {
+  method: 'get' | 'post';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The HTTP layer every resource calls through: ky with our headers, retries and errors. */
+export class HttpClient {
+  readonly #ky: KyInstance;
+
+  constructor(options: ResolvedOptions) {
+    this.#ky = ky.create({
+      prefix: options.baseUrl,
+      timeout: options.timeout,
+      retry: retryPolicy(options.maxRetries, options.maxRetryAfter),
+      headers: {
+        authorization: `Bearer ${options.apiKey}`,
+        accept: 'application/json',
+        'user-agent': `parley-sdk-js/${SDK_VERSION}`,
+      },
+      hooks: { beforeError: [mapError] },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  /** Sends the request; the promise resolves to the parsed JSON body. */
+  request<Data>(spec: RequestSpec): APIPromise<Data> {
+    return new APIPromise(this.#exchange<Data>(spec));
+  }
+
+  async #exchange<Data>(spec: RequestSpec): Promise<APIResponse<Data>> {
+    const response = await this.#ky(spec.path, {
+      method: spec.method,
+      ...(spec.query ? { searchParams: spec.query } : {}),
+      ...(spec.body === undefined ? {} : { json: spec.body }),
+      ...(spec.headers ? { headers: spec.headers } : {}),
+    });
+    const data = (await response.json()) as Data;
+    return {
+      data,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      rateLimit: readRateLimit(response.headers),
+      response,
+    };
+  }
+}
+
+const mapError: NonNullable<Hooks['beforeError']>[number] = ({ error, request, retryCount }) => {
+  const attempts = retryCount > 0 ? ` after ${retryCount + 1} attempts` : '';
+  const target = `${request.method} ${new URL(request.url).pathname}`;
+  if (isHTTPError(error)) return errorFromResponse(error.response, error.data);
+  if (isTimeoutError(error)) return new TimeoutError(`${target} timed out${attempts}`, { cause: error });
+  if (isNetworkError(error)) {
+    return new ConnectionError(`${target} could not reach the API${attempts}: ${error.message}`, {
+      cause: error,
+    });
+  }
+  return error;
+};

@@ -1,0 +1,37 @@
+import { isHTTPError, isNetworkError, isTimeoutError, type RetryOptions } from 'ky';
+import { errorCodeOf } from '../errors/_error-from-response';
+import { readRetryAfter } from './rate-limit';
+
+const SERVER_ERRORS = Array.from({ length: 100 }, (_, index) => 500 + index);
+
+/**
+ * ky retry options for DESIGN §5: retry connection errors, timeouts, 5xx, 429 `rate_limited`
+ * (after `Retry-After`, failing fast beyond `maxRetryAfter`) and 409 `idempotency_key_in_use`;
+ * never other 4xx or `daily_send_limit_reached`. POST is listed because the only POST that
+ * creates something (`/messages`) always carries an Idempotency-Key; `/sandbox/events` only
+ * queues a synthetic event.
+ */
+export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOptions {
+  return {
+    limit: maxRetries,
+    methods: ['get', 'post'],
+    statusCodes: [409, 429, ...SERVER_ERRORS],
+    afterStatusCodes: [429, 503],
+    retryOnTimeout: true,
+    delay: (attempt) => 500 * 2 ** (attempt - 1),
+    backoffLimit: 8_000,
+    // Jitter keeps many clients that failed together from retrying in lockstep.
+    jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
+    shouldRetry: ({ error }) => {
+      if (isTimeoutError(error) || isNetworkError(error)) return undefined;
+      if (!isHTTPError(error)) return false;
+      const { status, headers } = error.response;
+      const code = errorCodeOf(error.data);
+      const retryAfter = readRetryAfter(headers);
+      if (retryAfter !== undefined && retryAfter > maxRetryAfter) return false;
+      if (status === 429) return code === 'daily_send_limit_reached' ? false : undefined;
+      if (status === 409) return code === 'idempotency_key_in_use' ? undefined : false;
+      return status >= 500 ? undefined : false;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { APIPromise } from '../core/api-promise';
+import type { RateLimitInfo } from '../core/rate-limit';
+import { isRateLimitError } from '../errors/api-error';
+import { ConfigurationError } from '../errors/parley-error';
+import { MessageFailedError, WaitForTimeoutError } from '../errors/wait-errors';
+import type { Message, MessageStatus } from '../wire/message';
+
+/** Statuses `waitFor` can wait for, in the order a message moves through them. */
+export type WaitForStatus = 'queued' | 'sent' | 'delivered' | 'read';
+
+/** Options of `messages.waitFor`. */
+export interface WaitForOptions {
+  /** Return once the message has this status or a later one. */
+  until: WaitForStatus;
+  /** Give up after this many milliseconds (60 000). */
+  timeout?: number;
+  /** Milliseconds between polls (1 000); stretched when the rate-limit window runs low. */
+  pollInterval?: number;
+}
+
+const ORDER: Readonly<Record<MessageStatus, number>> = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  received: 3,
+  failed: -1,
+};
+
+/** The polling loop behind `messages.waitFor`. */
+export async function waitForMessage(
+  getMessage: (id: string) => APIPromise<Message>,
+  id: string,
+  options: WaitForOptions,
+): Promise<Message> {
+  const wanted = ORDER[options.until];
+  if (wanted === undefined || options.until === ('received' as string)) {
+    throw new ConfigurationError('waitFor: `until` must be one of queued, sent, delivered, read');
+  }
+  const timeout = options.timeout ?? 60_000;
+  const pollInterval = options.pollInterval ?? 1_000;
+  const deadline = Date.now() + timeout;
+  let lastSeen: Message | undefined;
+
+  for (;;) {
+    let wait = pollInterval;
+    try {
+      const { data: message, rateLimit } = await getMessage(id).withResponse();
+      lastSeen = message;
+      if (message.status === 'failed') throw new MessageFailedError(message);
+      if (ORDER[message.status] >= wanted) return message;
+      wait = Math.max(wait, politeDelay(rateLimit));
+    } catch (error) {
+      if (!isRateLimitError(error)) throw error;
+      wait = Math.max(wait, error.retryAfter ?? (error.reset ?? 1) * 1000);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      const status = lastSeen ? `still ${lastSeen.status}` : 'never read';
+      throw new WaitForTimeoutError(
+        `Message ${id} did not reach ${options.until} within ${timeout} ms (${status})`,
+        lastSeen,
+      );
+    }
+    await sleep(Math.min(wait, left));
+  }
+}
+
+/** Spreads the calls left in the window over the time left, so polling never hits 429. */
+function politeDelay(rateLimit: RateLimitInfo | null): number {
+  if (rateLimit === null) return 0;
+  const windowLeft = rateLimit.reset * 1000;
+  if (rateLimit.remaining === 0) return windowLeft;
+  return rateLimit.remaining <= rateLimit.limit / 4 ? windowLeft / rateLimit.remaining : 0;
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

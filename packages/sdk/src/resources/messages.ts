@@ -1,0 +1,58 @@
+import type { HttpClient } from '../core/_http-client';
+import { path } from '../core/_path';
+import type { APIPromise } from '../core/api-promise';
+import type { Message, SendMessageParams } from '../wire/message';
+import { type WaitForOptions, waitForMessage } from './_wait-for-message';
+
+export type { WaitForOptions, WaitForStatus } from './_wait-for-message';
+
+/** Per-call options of `messages.send`. */
+export interface SendMessageOptions {
+  /**
+   * Makes the send safe to repeat: the same key with the same body returns the first answer
+   * instead of sending twice (kept 24 h). Generated when omitted, and identical on every retry.
+   */
+  idempotencyKey?: string;
+}
+
+/** Send messages and follow their status. */
+export class MessagesResource {
+  readonly #http: HttpClient;
+
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * `POST /v1/messages` (scope `messages.send`, bucket `sends`): a template or a text message.
+   *
+   * @example
+   * const message = await parley.messages.send({ type: 'text', connection_id, to: '+33612345678', text: 'Bonjour' });
+   */
+  send(params: SendMessageParams, options: SendMessageOptions = {}): APIPromise<Message> {
+    return this.#http.request({
+      method: 'post',
+      path: 'messages',
+      body: params,
+      headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
+    });
+  }
+
+  /** `GET /v1/messages/{id}` (scope `messages.read`): the message with its current status. */
+  get(id: string): APIPromise<Message> {
+    return this.#http.request({ method: 'get', path: path`messages/${id}` });
+  }
+
+  /**
+   * Polls the message until its status reaches `until` (or a later one) and returns it.
+   * Polls every `pollInterval` ms, slower when the rate-limit window runs low.
+   *
+   * @example
+   * const delivered = await parley.messages.waitFor(message.id, { until: 'delivered', timeout: 30_000 });
+   * @throws {MessageFailedError} when the message fails.
+   * @throws {WaitForTimeoutError} when `timeout` ms pass first.
+   */
+  waitFor(id: string, options: WaitForOptions): Promise<Message> {
+    return waitForMessage((messageId) => this.get(messageId), id, options);
+  }
+}

@@ -1,0 +1,30 @@
+import type { HttpClient } from '../core/_http-client';
+import type { APIPromise } from '../core/api-promise';
+import type { CreateSandboxEventParams, SandboxEventResult } from '../wire/event';
+
+/** `parley.sandbox.events`: synthetic webhook events, sandbox keys only. */
+export class SandboxEventsResource {
+  readonly #http: HttpClient;
+
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * `POST /v1/sandbox/events` (scope `sandbox.events.create`): queues one event of `type` to
+   * the application's subscribed endpoints. A live key gets a `PermissionError` (`sandbox_only`).
+   */
+  create(params: CreateSandboxEventParams): APIPromise<SandboxEventResult> {
+    return this.#http.request({ method: 'post', path: 'sandbox/events', body: { type: params.type } });
+  }
+}
+
+/** `parley.sandbox`: sandbox-only helpers. */
+export class SandboxResource {
+  /** Synthetic webhook events. */
+  readonly events: SandboxEventsResource;
+
+  constructor(http: HttpClient) {
+    this.events = new SandboxEventsResource(http);
+  }
+}
