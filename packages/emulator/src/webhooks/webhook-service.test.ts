@@ -1,79 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { canonicalJson, type WebhookEvent } from '@parley/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestClock } from './_test-clock';
-import { startReceiver, type TestReceiver } from './_test-receiver';
-import { createWebhooksState, WebhookService, type WebhooksState } from './webhook-service';
-
-const APP = 'a6f4a3d2-3a6e-4b8e-9d8c-1f2e3d4c5b6a';
-const OTHER_APP = '0b7d7c1e-5f0e-4f5b-a1c2-9e8d7c6b5a49';
-
-function statusEvent(overrides: Partial<WebhookEvent> = {}): WebhookEvent {
-  return {
-    api_version: '2026-10-14',
-    created_at: '2026-11-01T09:00:00.000Z',
-    data: { connection: { id: 'c1', name: 'Zeta', status: 'active', phone_number: '+15550001111' } },
-    id: 'evt_0123456789abcdef0123456789abcdef',
-    livemode: false,
-    type: 'connection.connected',
-    ...overrides,
-  } as WebhookEvent;
-}
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-function setup(options: { attemptTimeoutMs?: number } = {}) {
-  const { clock, scheduler } = createTestClock();
-  let state: WebhooksState = createWebhooksState();
-  let changes = 0;
-  const service = new WebhookService({
-    getState: () => state,
-    clock,
-    scheduler,
-    urlPolicy: 'local',
-    onChange: () => void changes++,
-    resolveHost: async () => {
-      throw new Error('no DNS in tests');
-    },
-    ...options,
-  });
-  cleanups.push(() => service.close());
-  const step = async (ms: number) => {
-    await clock.advance(ms);
-    await service.idle();
-  };
-  return {
-    service,
-    clock,
-    scheduler,
-    step,
-    changes: () => changes,
-    getState: () => state,
-    setState: (next: WebhooksState) => {
-      state = next;
-    },
-  };
-}
-
-async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<TestReceiver> {
-  const started = await startReceiver(respond);
-  cleanups.push(() => started.close());
-  return started;
-}
-
-function expectedSignature(secret: string, id: string, timestamp: string, body: Buffer): string {
-  return createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(body).digest('hex');
-}
+import { describe, expect, it, vi } from 'vitest';
+import { APP, connectionEvent, deliveryOf, expectedSignature, receiver, setup } from './_test-harness';
 
 describe('WebhookService deliveries', () => {
   it('delivers the canonical body, signed, on the first scheduled attempt', async () => {
     const { service, step, clock } = setup();
     const hook = await receiver();
     const endpoint = await service.createEndpoint(APP, { url: hook.url, events: ['connection.connected'] });
-    const event = statusEvent();
+    const event = connectionEvent();
     expect(service.publish(event, [APP])).toBe(1);
     expect(hook.requests).toHaveLength(0);
 
@@ -81,15 +14,20 @@ describe('WebhookService deliveries', () => {
     expect(hook.requests).toHaveLength(1);
     const request = hook.requests[0]!;
     expect(request.method).toBe('POST');
-    expect(request.body.toString('utf8')).toBe(canonicalJson(event));
-    expect(request.body.toString('utf8')).not.toMatch(/\s/);
+    // Written out by hand: keys sorted at every depth, no whitespace, UTF-8 as is.
+    const expectedBody =
+      '{"api_version":"2026-10-14","created_at":"2026-11-01T09:00:00.000Z","data":{"connection":' +
+      '{"created_at":"2026-11-01T08:00:00.000Z","id":"5b1f0c8e-2a4d-4e7b-9c3f-8d6e5a4b3c21","livemode":false,' +
+      '"name":"Zeta Café","object":"connection","phone_number":"+15550001111","quality_rating":"GREEN",' +
+      `"status":"active","waba_id":"1029384756"}},"id":"${event.id}","livemode":false,"type":"connection.connected"}`;
+    expect(request.body.equals(Buffer.from(expectedBody, 'utf8'))).toBe(true);
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['parley-event-id']).toBe(event.id);
     expect(request.headers['parley-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
     expect(request.headers['parley-signature']).toBe(
       `v1=${expectedSignature(endpoint.secret, event.id, request.headers['parley-timestamp'] as string, request.body)}`,
     );
-    const [delivery] = service.listDeliveries({ endpointId: endpoint.id });
+    const delivery = deliveryOf(service, endpoint.id);
     expect(delivery).toMatchObject({
       event_id: event.id,
       event_type: 'connection.connected',
@@ -97,7 +35,7 @@ describe('WebhookService deliveries', () => {
       status: 'delivered',
       next_attempt_at: null,
     });
-    expect(delivery!.attempts).toEqual([
+    expect(delivery.attempts).toEqual([
       {
         at: new Date(clock.now()).toISOString(),
         status_code: 200,
@@ -105,5 +43,142 @@ describe('WebhookService deliveries', () => {
         duration_ms: expect.any(Number),
       },
     ]);
+  });
+
+  it('retries a 500 at 60 s, 120 s, 240 s … 6 h, then fails after the 12th attempt', async () => {
+    const { service, step, clock } = setup();
+    const hook = await receiver((response) => {
+      response.statusCode = 500;
+      response.end('boom');
+    });
+    const endpoint = await service.createEndpoint(APP, { url: hook.url, events: ['connection.connected'] });
+    const start = clock.now();
+    service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    const expectedDelays = [60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600].map(
+      (s) => s * 1000,
+    );
+    let attemptAt = start;
+    for (const [index, delay] of expectedDelays.entries()) {
+      const delivery = deliveryOf(service, endpoint.id);
+      expect(delivery.status).toBe('pending');
+      expect(delivery.attempts).toHaveLength(index + 1);
+      expect(delivery.attempts[index]).toMatchObject({
+        status_code: 500,
+        error: 'receiver answered HTTP 500',
+      });
+      expect(delivery.next_attempt_at).toBe(new Date(attemptAt + delay).toISOString());
+      await step(delay - 1);
+      expect(hook.requests).toHaveLength(index + 1);
+      await step(1);
+      expect(hook.requests).toHaveLength(index + 2);
+      attemptAt += delay;
+    }
+
+    const failed = deliveryOf(service, endpoint.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.attempts).toHaveLength(12);
+    expect(failed.next_attempt_at).toBeNull();
+    expect(attemptAt - start).toBe(73_860_000); // about 20.5 h
+    await step(24 * 60 * 60 * 1000);
+    expect(hook.requests).toHaveLength(12);
+    // Every attempt is signed afresh with its own time; the event id never changes.
+    const timestamps = hook.requests.map((request) => request.headers['parley-timestamp']);
+    expect(new Set(timestamps).size).toBe(12);
+    expect(new Set(hook.requests.map((request) => request.headers['parley-event-id'])).size).toBe(1);
+  });
+
+  it('counts a 302 as a failed attempt and never follows it', async () => {
+    const { service, step } = setup();
+    const target = await receiver();
+    const redirecting = await receiver((response) => {
+      response.writeHead(302, { location: target.url });
+      response.end();
+    });
+    const endpoint = await service.createEndpoint(APP, {
+      url: redirecting.url,
+      events: ['connection.connected'],
+    });
+    service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    const delivery = deliveryOf(service, endpoint.id);
+    expect(delivery.status).toBe('pending');
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: 302,
+      error: expect.stringContaining('not followed'),
+    });
+    expect(redirecting.requests).toHaveLength(1);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('counts no answer within the timeout as a failed attempt', async () => {
+    const { service, step } = setup({ attemptTimeoutMs: 200 });
+    const hanging = await receiver(() => {});
+    const endpoint = await service.createEndpoint(APP, {
+      url: hanging.url,
+      events: ['connection.connected'],
+    });
+    service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    const delivery = deliveryOf(service, endpoint.id);
+    expect(hanging.requests).toHaveLength(1);
+    expect(delivery.status).toBe('pending');
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 200 ms' });
+    expect(delivery.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(190);
+  });
+
+  it('counts a reset connection as a failed attempt', async () => {
+    const { service, step } = setup();
+    const resetting = await receiver((_response, request) => request.socket.destroy());
+    const endpoint = await service.createEndpoint(APP, {
+      url: resetting.url,
+      events: ['connection.connected'],
+    });
+    service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    const delivery = deliveryOf(service, endpoint.id);
+    expect(delivery.status).toBe('pending');
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringMatching(/^no answer: /),
+    });
+    expect(delivery.next_attempt_at).not.toBeNull();
+  });
+
+  it('delivers to a healthy endpoint while another one hangs', async () => {
+    const { service, clock } = setup({ attemptTimeoutMs: 10_000 });
+    const hanging = await receiver(() => {});
+    const healthy = await receiver();
+    const slow = await service.createEndpoint(APP, { url: hanging.url, events: ['connection.connected'] });
+    const fast = await service.createEndpoint(APP, { url: healthy.url, events: ['connection.connected'] });
+    // The hanging endpoint comes first, so its attempt starts before the healthy one's.
+    expect(service.publish(connectionEvent(), [APP])).toBe(2);
+    await clock.advance(0);
+
+    await vi.waitFor(() => expect(deliveryOf(service, fast.id).status).toBe('delivered'), { timeout: 5_000 });
+    expect(hanging.requests).toHaveLength(1);
+    expect(deliveryOf(service, slow.id)).toMatchObject({ status: 'pending', attempts: [] });
+  });
+
+  it('checks the URL again before each attempt: a host whose DNS turned private is not called', async () => {
+    let addresses = ['93.184.216.34'];
+    const { service, step } = setup({ urlPolicy: 'strict', resolveHost: async () => addresses });
+    const endpoint = await service.createEndpoint(APP, {
+      url: 'https://hooks.example.com/parley',
+      events: ['connection.connected'],
+    });
+    addresses = ['10.0.0.7'];
+    service.publish(connectionEvent(), [APP]);
+    await step(0);
+    expect(deliveryOf(service, endpoint.id)).toMatchObject({
+      status: 'pending',
+      attempts: [
+        { status_code: null, error: expect.stringContaining('resolves to 10.0.0.7, a private address') },
+      ],
+    });
   });
 });
