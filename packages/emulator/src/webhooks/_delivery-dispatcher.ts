@@ -21,6 +21,12 @@ export interface DispatcherDeps {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
+ * Finished deliveries kept for the console and the control API; older ones are dropped so a
+ * long-running emulator (or a load test) keeps a bounded memory. Pending ones are never dropped.
+ */
+export const KEPT_FINISHED_DELIVERIES = 10_000;
+
+/**
  * Runs deliveries: each attempt is a scheduler job (so a frozen clock controls it), and each
  * runs on its own promise, so one slow receiver never holds up another delivery.
  */
@@ -29,6 +35,7 @@ export class DeliveryDispatcher {
   readonly #timers = new Map<string, ScheduledJob>();
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #closing = new AbortController();
+  #finished: string[] = [];
 
   constructor(deps: DispatcherDeps) {
     this.#deps = deps;
@@ -82,6 +89,17 @@ export class DeliveryDispatcher {
     this.#timers.clear();
   }
 
+  /** Forgets what it knew of the old state and schedules every pending delivery of the current one. */
+  restore(): void {
+    this.cancelAll();
+    this.#finished = [];
+    for (const delivery of Object.values(this.#deps.getState().deliveries)) {
+      if (delivery.status === 'pending') this.schedule(delivery);
+      else this.#finished.push(delivery.id);
+    }
+    this.#dropOldFinished();
+  }
+
   /** Resolves once no attempt is in flight (attempts started meanwhile are awaited too). */
   async idle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
@@ -128,7 +146,19 @@ export class DeliveryDispatcher {
       delivery.next_attempt_at = iso(at + retryDelayMs(delivery.attempts.length));
       this.schedule(delivery);
     }
+    if (delivery.status !== 'pending') {
+      this.#finished.push(delivery.id);
+      this.#dropOldFinished();
+    }
     this.#deps.onChange();
+  }
+
+  #dropOldFinished(): void {
+    if (this.#finished.length <= KEPT_FINISHED_DELIVERIES) return;
+    const deliveries = this.#deps.getState().deliveries;
+    for (const id of this.#finished.splice(0, this.#finished.length - KEPT_FINISHED_DELIVERIES)) {
+      if (deliveries[id]?.status !== 'pending') delete deliveries[id];
+    }
   }
 
   async #send(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<AttemptOutcome> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KEPT_FINISHED_DELIVERIES } from './_delivery-dispatcher';
 import {
   APP,
   connectionEvent,
@@ -312,6 +313,37 @@ describe('WebhookService replay and restore', () => {
     await expect.poll(() => hanging.requests.length).toBe(1);
     await service.close();
     expect(deliveryOf(service, endpoint.id)).toMatchObject({ status: 'pending', attempts: [] });
+  });
+
+  it('keeps the newest finished deliveries up to the limit, and every pending one', async () => {
+    const { service, getState } = setup();
+    const endpoint = await service.createEndpoint(APP, {
+      url: 'http://127.0.0.1:9/',
+      events: ['webhook.test'],
+    });
+    const deliveries = getState().deliveries;
+    const total = KEPT_FINISHED_DELIVERIES + 5;
+    for (let index = 0; index < total; index++) {
+      const id = `delivery-${index}`;
+      deliveries[id] = {
+        id,
+        event_id: `evt_${index}`,
+        event_type: 'webhook.test',
+        endpoint_id: endpoint.id,
+        application_id: APP,
+        status: index === 0 ? 'pending' : 'delivered',
+        attempts: [],
+        next_attempt_at: index === 0 ? '2030-01-01T00:00:00.000Z' : null,
+        created_at: '2026-11-01T09:00:00.000Z',
+        body: '{}',
+      };
+    }
+    service.restore();
+    expect(Object.keys(deliveries)).toHaveLength(KEPT_FINISHED_DELIVERIES + 1);
+    expect(deliveries['delivery-0']?.status).toBe('pending');
+    expect(deliveries['delivery-4']).toBeUndefined();
+    expect(deliveries['delivery-5']).toBeDefined();
+    expect(deliveries[`delivery-${total - 1}`]).toBeDefined();
   });
 
   it('is constructed with the documented dependencies only', () => {
