@@ -187,9 +187,7 @@ export class WebhookService {
 
   /** After state was loaded: every pending delivery is scheduled again at its `next_attempt_at`. */
   restore(): void {
-    this.#dispatcher.cancelAll();
-    for (const delivery of Object.values(this.#deps.getState().deliveries))
-      this.#dispatcher.schedule(delivery);
+    this.#dispatcher.restore();
   }
 
   /** Resolves once no HTTP attempt is in flight: tests `await clock.advance(ms); await service.idle()`. */
