@@ -35,12 +35,16 @@ export class HttpClient {
     });
   }
 
-  /** Sends the request; the promise resolves to the parsed JSON body. */
-  request<Data>(spec: RequestSpec): APIPromise<Data> {
+  /**
+   * Sends the request; the promise resolves to the parsed JSON body. A function spec is
+   * evaluated inside the promise, so a bad argument (e.g. an empty id) rejects, not throws.
+   */
+  request<Data>(spec: RequestSpec | (() => RequestSpec)): APIPromise<Data> {
     return new APIPromise(this.#exchange<Data>(spec));
   }
 
-  async #exchange<Data>(spec: RequestSpec): Promise<APIResponse<Data>> {
+  async #exchange<Data>(specOrBuilder: RequestSpec | (() => RequestSpec)): Promise<APIResponse<Data>> {
+    const spec = typeof specOrBuilder === 'function' ? specOrBuilder() : specOrBuilder;
     const response = await this.#ky(spec.path, {
       method: spec.method,
       ...(spec.query ? { searchParams: spec.query } : {}),

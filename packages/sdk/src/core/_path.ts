@@ -1,6 +1,6 @@
 /**
  * Builds a request path, encoding every interpolated segment so an id can never change the
- * path (`path\`connections/${id}/templates\``): `/`, `?`, `#` and dot segments are escaped.
+ * path (`path\`connections/${id}/templates\``): `/`, `?` and `#` are escaped, dot segments refused.
  */
 export function path(strings: TemplateStringsArray, ...segments: readonly string[]): string {
   let result = strings[0] ?? '';
@@ -11,12 +11,11 @@ export function path(strings: TemplateStringsArray, ...segments: readonly string
 }
 
 function encodeSegment(segment: string): string {
-  if (typeof segment !== 'string' || segment === '') {
+  // URL parsing resolves `.` and `..` segments, even percent-encoded ones, escaping the resource.
+  if (typeof segment !== 'string' || segment === '' || segment === '.' || segment === '..') {
     throw new TypeError(
-      `A path id must be a non-empty string, got ${JSON.stringify(segment) ?? typeof segment}`,
+      `A path id must be a non-empty string other than . or .., got ${JSON.stringify(segment) ?? typeof segment}`,
     );
   }
-  // URL parsing would resolve a bare `.` or `..` segment, escaping the intended resource.
-  if (segment === '.' || segment === '..') return segment.replaceAll('.', '%2E');
   return encodeURIComponent(segment);
 }

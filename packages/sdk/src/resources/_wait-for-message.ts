@@ -18,6 +18,8 @@ export interface WaitForOptions {
   pollInterval?: number;
 }
 
+const WAITABLE: readonly string[] = ['queued', 'sent', 'delivered', 'read'] satisfies WaitForStatus[];
+
 const ORDER: Readonly<Record<MessageStatus, number>> = {
   queued: 0,
   sent: 1,
@@ -34,7 +36,7 @@ export async function waitForMessage(
   options: WaitForOptions,
 ): Promise<Message> {
   const wanted = ORDER[options.until];
-  if (wanted === undefined || options.until === ('received' as string)) {
+  if (!WAITABLE.includes(options.until)) {
     throw new ConfigurationError('waitFor: `until` must be one of queued, sent, delivered, read');
   }
   const timeout = options.timeout ?? 60_000;

@@ -31,6 +31,6 @@ export class ConnectionsResource {
 
   /** `GET /v1/connections/{id}/templates` (scope `templates.read`, bucket `templates`). */
   listTemplates(connectionId: string): APIPromise<ListEnvelope<Template>> {
-    return this.#http.request({ method: 'get', path: path`connections/${connectionId}/templates` });
+    return this.#http.request(() => ({ method: 'get', path: path`connections/${connectionId}/templates` }));
   }
 }

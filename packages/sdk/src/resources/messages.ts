@@ -40,7 +40,7 @@ export class MessagesResource {
 
   /** `GET /v1/messages/{id}` (scope `messages.read`): the message with its current status. */
   get(id: string): APIPromise<Message> {
-    return this.#http.request({ method: 'get', path: path`messages/${id}` });
+    return this.#http.request(() => ({ method: 'get', path: path`messages/${id}` }));
   }
 
   /**

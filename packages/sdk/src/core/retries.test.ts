@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { rejectionOf, withFakeTime } from '../_test/fake-time';
+import { errorReply, useTestServer } from '../_test/test-server';
+import {
+  ConflictError,
+  DailyLimitError,
+  InternalServerError,
+  isRateLimitError,
+  RateLimitError,
+  ValidationError,
+} from '../errors/api-error';
+import { ConnectionError, TimeoutError } from '../errors/connection-error';
+
+const server = useTestServer();
+const textMessage = {
+  type: 'text',
+  connection_id: 'c0ffee00-0000-4000-8000-000000000001',
+  to: '+33612345678',
+  text: 'Bonjour',
+} as const;
+const sent = { id: 'm1', object: 'message', status: 'queued' };
+
+describe('retries', () => {
+  it('retries a send after 5xx with the same Idempotency-Key on every attempt', async () => {
+    server.on('POST', '/messages', errorReply('internal_error'), errorReply('internal_error'), {
+      status: 202,
+      body: sent,
+    });
+    const { outcome } = await withFakeTime(() =>
+      server
+        .client()
+        .messages.send(textMessage)
+        .then((m) => m),
+    );
+    expect(outcome).toEqual({ status: 'fulfilled', value: sent });
+    const keys = server.requests.map((request) => request.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('uses the caller-given Idempotency-Key, fresh keys otherwise', async () => {
+    server.on('POST', '/messages', { status: 202, body: sent });
+    const client = server.client();
+    await client.messages.send(textMessage, { idempotencyKey: 'order-42' });
+    await client.messages.send(textMessage);
+    await client.messages.send(textMessage);
+    const [given, first, second] = server.requests.map((request) => request.headers.get('idempotency-key'));
+    expect(given).toBe('order-42');
+    expect(first).not.toBe(second);
+  });
+
+  it('waits Retry-After on 429 rate_limited, then succeeds', async () => {
+    server.on(
+      'GET',
+      '/status',
+      errorReply('rate_limited', { details: { bucket: 'requests' }, headers: { 'retry-after': '7' } }),
+      { body: { status: 'authenticated' } },
+    );
+    const { outcome, elapsed } = await withFakeTime(() =>
+      server
+        .client()
+        .status.get()
+        .then((s) => s),
+    );
+    expect(outcome.status).toBe('fulfilled');
+    expect(server.requests).toHaveLength(2);
+    expect(elapsed).toBeGreaterThanOrEqual(7_000);
+    expect(elapsed).toBeLessThan(8_000);
+  });
+
+  it('fails fast with RateLimitError when Retry-After exceeds maxRetryAfter', async () => {
+    server.on(
+      'GET',
+      '/status',
+      errorReply('rate_limited', {
+        details: { bucket: 'templates' },
+        headers: {
+          'retry-after': '61',
+          'ratelimit-limit': '10',
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': '61',
+        },
+      }),
+    );
+    const error = await server
+      .client({ maxRetryAfter: 60_000 })
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(server.requests).toHaveLength(1);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(isRateLimitError(error)).toBe(true);
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      bucket: 'templates',
+      limit: 10,
+      remaining: 0,
+      reset: 61,
+      retryAfter: 61_000,
+    });
+  });
+
+  it('never retries daily_send_limit_reached', async () => {
+    server.on(
+      'POST',
+      '/messages',
+      errorReply('daily_send_limit_reached', { headers: { 'retry-after': '3600' } }),
+    );
+    const error = await server
+      .client({ maxRetryAfter: 10_000_000 })
+      .messages.send(textMessage)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DailyLimitError);
+    expect((error as DailyLimitError).retryAfter).toBe(3_600_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['validation_error', ValidationError],
+    ['idempotency_key_reused', ConflictError],
+    ['connection_inactive', ConflictError],
+  ] as const)('never retries %s', async (code, errorClass) => {
+    server.on('POST', '/messages', errorReply(code));
+    const error = await server
+      .client()
+      .messages.send(textMessage)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(errorClass);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries 409 idempotency_key_in_use', async () => {
+    server.on('POST', '/messages', errorReply('idempotency_key_in_use'), { status: 202, body: sent });
+    const { outcome } = await withFakeTime(() =>
+      server
+        .client()
+        .messages.send(textMessage)
+        .then((m) => m),
+    );
+    expect(outcome.status).toBe('fulfilled');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    server.on('GET', '/status', errorReply('internal_error'));
+    const { outcome } = await withFakeTime(() =>
+      server
+        .client({ maxRetries: 3 })
+        .status.get()
+        .then((s) => s),
+    );
+    expect(rejectionOf(outcome)).toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('retries network failures and then throws ConnectionError with the cause', async () => {
+    server.on('GET', '/status', { networkError: true });
+    const { outcome } = await withFakeTime(() =>
+      server
+        .client({ maxRetries: 1 })
+        .status.get()
+        .then((s) => s),
+    );
+    const error = rejectionOf(outcome);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).cause).toBeInstanceOf(Error);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('throws TimeoutError when the API does not answer within timeout', async () => {
+    server.on('GET', '/status', { delayMs: 500, body: {} });
+    const error = await server
+      .client({ timeout: 30, maxRetries: 0 })
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as TimeoutError).cause).toBeDefined();
+  });
+});

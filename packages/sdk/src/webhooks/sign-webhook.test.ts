@@ -1,0 +1,71 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigurationError } from '../errors/parley-error';
+import * as nodeHmac from './_hmac-node';
+import * as webHmac from './_hmac-web';
+import { signWebhook } from './sign-webhook';
+import { verifyWebhook } from './verify-webhook';
+
+const secret = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
+const oldSecret = 'whsec_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp';
+const id = 'evt_0123456789abcdef0123456789abcdef';
+const timestamp = 1_790_000_000;
+const body =
+  '{"data":{"message":"Grüße — 你好"},"id":"evt_0123456789abcdef0123456789abcdef","type":"webhook.test"}';
+
+function reference(key: string, payload: string | Uint8Array, at = timestamp): string {
+  return createHmac('sha256', key).update(`${id}.${at}.`).update(payload).digest('hex');
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('signWebhook', () => {
+  it('matches an independent HMAC, one v1 per secret in the order given', async () => {
+    const headers = await signWebhook({ payload: body, secret: [secret, oldSecret], id, timestamp });
+    expect(headers).toEqual({
+      'parley-event-id': id,
+      'parley-timestamp': String(timestamp),
+      'parley-signature': `v1=${reference(secret, body)},v1=${reference(oldSecret, body)}`,
+    });
+  });
+
+  it('signs bytes exactly like the same text', async () => {
+    const bytes = new TextEncoder().encode(body);
+    const headers = await signWebhook({ payload: bytes, secret, id, timestamp });
+    expect(headers['parley-signature']).toBe(`v1=${reference(secret, bytes)}`);
+  });
+
+  it('defaults the timestamp to now, in whole seconds', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(timestamp * 1000 + 999);
+    const headers = await signWebhook({ payload: body, secret, id });
+    expect(headers['parley-timestamp']).toBe(String(timestamp));
+  });
+
+  it('round-trips through verifyWebhook', async () => {
+    const headers = await signWebhook({ payload: body, secret, id, timestamp });
+    const event = await verifyWebhook(body, headers, secret, { now: timestamp * 1000 });
+    expect(event.id).toBe(id);
+  });
+
+  it('refuses an empty secret, id or a fractional timestamp', async () => {
+    await expect(signWebhook({ payload: body, secret: [], id })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(signWebhook({ payload: body, secret, id: '' })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(signWebhook({ payload: body, secret, id, timestamp: 1.5 })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+  });
+
+  it.each([
+    ['node:crypto', nodeHmac],
+    ['Web Crypto', webHmac],
+  ])('computes the reference HMAC with %s for strings and bytes', async (_name, hmac) => {
+    const prefix = `${id}.${timestamp}.`;
+    expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret, body));
+    expect(await hmac.signHex(secret, prefix, new TextEncoder().encode(body))).toBe(reference(secret, body));
+    // A second call uses the cached key and must give the same answer.
+    expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret, body));
+  });
+});
