@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// The thin entry (STYLE item 9): commander and the command table only. Each action loads its
+// command on demand, so `--version` and `--help` never load the SDK, chalk or prompts.
+import module from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { version } from '../package.json';
+import type { CommandModule } from './commands/command-module';
+import { EXIT } from './exit-error';
+
+// Node 22.1+: later chunks (commands, SDK) are compiled once and cached on disk.
+module.enableCompileCache?.();
+
+let exitCode: number = EXIT.ok;
+
+function lazy<Options, Data>(
+  load: () => Promise<{ default: CommandModule<Options, Data> }>,
+  argumentNames: readonly string[] = [],
+) {
+  return async (...received: unknown[]) => {
+    const command = received.at(-1) as Command;
+    const args = Object.fromEntries(argumentNames.map((name, index) => [name, received[index]]));
+    const [{ runCommand }, { default: commandModule }] = await Promise.all([import('./run-command'), load()]);
+    exitCode = await runCommand(commandModule, { flags: command.optsWithGlobals(), args, command });
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const program = new Command('parley')
+  .description('Parley messaging API from the terminal: send, inspect, trigger and listen to webhooks')
+  .version(version, '-v, --version', 'print the version')
+  .helpOption('-h, --help', 'show help for a command')
+  .option('--api-key <key>', 'API key (default: PARLEY_API_KEY, then the profile)')
+  .option('--base-url <url>', 'API base URL ending in /v1 (default: PARLEY_BASE_URL, then the profile)')
+  .option('--profile <name>', 'saved profile to use (default: PARLEY_PROFILE, then `config use`)')
+  .option('--json', 'print only the data as JSON on stdout (errors as {"error":{…}})')
+  .option('--no-input', 'never prompt; missing arguments are usage errors')
+  .option('--no-color', 'plain text output (also NO_COLOR=1 or when not a terminal)')
+  .showHelpAfterError('(add --help for usage)')
+  .exitOverride()
+  .addHelpText(
+    'after',
+    `
+Exit codes:
+  0  ok
+  1  the API refused the call, or the check failed (message failed, signature invalid)
+  2  usage error: missing or wrong arguments
+  3  network or configuration error: no key or base URL, server unreachable
+Environment: PARLEY_API_KEY, PARLEY_BASE_URL, PARLEY_PROFILE, PARLEY_WEBHOOK_SECRET, NO_COLOR
+Docs: docs/cli.md`,
+  );
+
+program
+  .command('status')
+  .description('who am I: application, workspace, environment, scopes, rate limit')
+  .action(lazy(() => import('./commands/status/index')));
+
+program
+  .command('send')
+  .description('send a template or text message (asks for missing arguments in a terminal)')
+  .option('--connection <id>', 'connection to send from')
+  .option('--to <phone>', 'recipient in international format, e.g. +33612345678')
+  .option('--template <name>', 'template name')
+  .option('--language <code>', 'template language, e.g. en')
+  .option('--var <values...>', 'template variables in placeholder order ({{1}}, {{2}}, …)')
+  .option('--text <text>', 'send a text message instead of a template')
+  .option('--client-reference <ref>', 'your own reference, echoed on the message')
+  .option('--idempotency-key <key>', 'Idempotency-Key header (default: a new UUID, printed)')
+  .addOption(
+    new Option('--wait [status]', 'follow the message until it reaches status (default: delivered)').choices([
+      'sent',
+      'delivered',
+      'read',
+    ]),
+  )
+  .option('--timeout <seconds>', 'give up --wait after this many seconds', '60')
+  .option('--interval <ms>', 'poll interval of --wait', '1000')
+  .action(lazy(() => import('./commands/send/index')));
+
+const messages = program.command('messages').description('read messages');
+messages
+  .command('get')
+  .description('show a message and its status')
+  .argument('<id>', 'message id')
+  .option('--watch', 'follow the status until it is final')
+  .option('--timeout <seconds>', 'give up --watch after this many seconds', '300')
+  .option('--interval <ms>', 'poll interval of --watch', '1000')
+  .action(lazy(() => import('./commands/messages/index'), ['id']));
+
+program
+  .command('connections')
+  .description('business numbers of the application')
+  .command('list')
+  .description('list connections')
+  .action(lazy(() => import('./commands/connections/index')));
+
+program
+  .command('templates')
+  .description('message templates of a connection')
+  .command('list')
+  .description('list the templates of a connection')
+  .requiredOption('--connection <id>', 'connection id (see `parley connections list`)')
+  .action(lazy(() => import('./commands/templates/index')));
+
+program
+  .command('trigger')
+  .description('queue a synthetic sandbox event to the application endpoints')
+  .argument('<event-type>', 'e.g. message.received, message.status_updated, webhook.test')
+  .action(lazy(() => import('./commands/trigger/index'), ['eventType']));
+
+program
+  .command('listen')
+  .description('forward emulator webhooks to your local app, verifying each signature')
+  .requiredOption('--forward-to <url>', 'where to POST each delivery, e.g. http://127.0.0.1:3000/webhooks')
+  .option('--events <types>', 'comma-separated event types (default: all)')
+  .option('--print-secret', 'print only the signing secret on stdout (everything else on stderr)')
+  .action(lazy(() => import('./commands/listen/index')));
+
+const webhooks = program.command('webhooks').description('sign and verify webhook deliveries offline');
+webhooks
+  .command('verify')
+  .description('check a captured delivery and say exactly why it fails')
+  .option('--secret <secret>', 'signing secret, repeatable (default: PARLEY_WEBHOOK_SECRET)', collect)
+  .requiredOption('--headers <file>', 'headers as JSON or `Name: value` lines; - for stdin')
+  .requiredOption('--body <file>', 'raw body exactly as received; - for stdin')
+  .option('--tolerance <seconds>', 'allowed clock difference; Infinity to skip the time check', '300')
+  .action(lazy(() => import('./commands/webhooks/verify')));
+webhooks
+  .command('sign')
+  .description('sign a body like Parley does: a ready curl line, or --json {headers, body}')
+  .option('--secret <secret>', 'signing secret, repeatable (default: PARLEY_WEBHOOK_SECRET)', collect)
+  .requiredOption('--body <file>', 'JSON event body; - for stdin')
+  .option('--id <event-id>', "event id (default: the body's id)")
+  .option('--timestamp <seconds>', 'unix time in seconds (default: now)')
+  .option('--url <url>', 'target of the curl line', 'http://127.0.0.1:3000/webhooks')
+  .action(lazy(() => import('./commands/webhooks/sign')));
+
+program
+  .command('emulator')
+  .description('run the local Parley emulator')
+  .command('start')
+  .description('start the emulator (same flags as parley-emulator; --help lists them)')
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(lazy(() => import('./commands/emulator/index')));
+
+const config = program
+  .command('config')
+  .description('saved profiles (~/.config/parley/config.json, mode 0600)');
+config
+  .command('set')
+  .description('save --api-key and/or --base-url in the profile named by --profile (default: default)')
+  .action(lazy(() => import('./commands/config/set')));
+config
+  .command('list')
+  .description('list profiles (keys masked)')
+  .action(lazy(() => import('./commands/config/list')));
+config
+  .command('use')
+  .description('make a profile the default')
+  .argument('<name>', 'profile name')
+  .action(lazy(() => import('./commands/config/use'), ['name']));
+
+program
+  .command('completion')
+  .description('print a shell completion script: parley completion bash >> ~/.bashrc')
+  .addArgument(program.createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+  .action(lazy(() => import('./commands/completion/index'), ['shell']));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (error instanceof CommanderError) {
+    exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else {
+    process.stderr.write(
+      `parley: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    exitCode = EXIT.api;
+  }
+}
+// The only process.exit of the CLI: commands return or throw ExitError, this ends the process.
+process.exit(exitCode);

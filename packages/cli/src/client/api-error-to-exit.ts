@@ -1,0 +1,80 @@
+import {
+  type APIError,
+  isAPIError,
+  isConfigurationError,
+  isConnectionError,
+  isDailyLimitError,
+  isRateLimitError,
+  isTimeoutError,
+} from '@parley/sdk';
+import type { Credentials } from '../config/resolve-credentials';
+import { EXIT, ExitError, isExitError } from '../exit-error';
+
+/**
+ * Turns an SDK error into the CLI's one-line message and exit code: 1 for an API answer, 3 for
+ * configuration or network trouble. The line says what happened and what to do, with the
+ * request id; `--json` gets the spec's error body. Other errors pass through unchanged.
+ */
+export function apiErrorToExit(error: unknown, credentials: Credentials): unknown {
+  if (isExitError(error)) return error;
+  if (isAPIError(error)) {
+    return new ExitError(EXIT.api, `${error.message}${hint(error, credentials)}`, {
+      error: {
+        code: error.code,
+        message: wireMessage(error),
+        request_id: error.requestId ?? null,
+        details: error.details,
+      },
+    });
+  }
+  if (isConfigurationError(error)) {
+    return withCode(EXIT.config, 'config_error', `${error.message} (from ${credentials.apiKeySource})`);
+  }
+  if (isConnectionError(error)) {
+    const what = isTimeoutError(error) ? 'timed out' : 'could not connect';
+    return withCode(
+      EXIT.config,
+      'network_error',
+      `${what} to ${credentials.baseUrl} (base URL from ${credentials.baseUrlSource}): ${causeOf(error)}. ` +
+        'Check the URL, or start the emulator with `parley emulator start`',
+    );
+  }
+  return error;
+}
+
+function hint(error: APIError, credentials: Credentials): string {
+  if (error.status === 401) {
+    return (
+      `. The key came from ${credentials.apiKeySource} (profile "${credentials.profile}"): ` +
+      `set PARLEY_API_KEY or run \`parley config set --profile ${credentials.profile} --api-key …\``
+    );
+  }
+  if (isRateLimitError(error)) {
+    const seconds = Math.ceil((error.retryAfter ?? (error.reset ?? 60) * 1000) / 1000);
+    return `. Bucket ${error.bucket ?? 'requests'} is exhausted: retry in ${seconds} s`;
+  }
+  if (isDailyLimitError(error)) {
+    const at = new Date(Date.now() + (error.retryAfter ?? 0)).toISOString();
+    return `. Daily send cap reached: retry after ${at}`;
+  }
+  if (error.code === 'insufficient_scope') {
+    return `. Use a key with scope ${String(error.details.required_scope ?? 'required')} (see \`parley status\`)`;
+  }
+  if (error.code === 'connection_inactive') return '. Pick an active one: `parley connections list`';
+  if (error.code === 'sandbox_only') return '. Use a sandbox key (prl_sandbox_…)';
+  return '';
+}
+
+/** The API's own message, without the SDK's "(status code, request id)" suffix. */
+function wireMessage(error: APIError): string {
+  return error.message.replace(/ \(\d{3} [^()]*\)$/, '');
+}
+
+function causeOf(error: Error): string {
+  const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
+  return cause?.cause?.code ?? cause?.message ?? error.message;
+}
+
+function withCode(code: typeof EXIT.config, wireCode: string, message: string): ExitError {
+  return new ExitError(code, message, { error: { code: wireCode, message, request_id: null } });
+}

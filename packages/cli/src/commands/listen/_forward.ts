@@ -1,0 +1,64 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ofetch } from 'ofetch';
+
+/** What the user's app answered, or why it could not be reached. */
+export interface ForwardResult {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+// Headers about this hop, not the delivery: fetch sets its own.
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'expect',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
+
+/**
+ * Forwards one delivery to the user's app exactly as received: the raw body bytes and every
+ * end-to-end header, through ofetch as the emulator sends (redirects not followed, no retries:
+ * the emulator's schedule is the retry).
+ */
+export async function forwardDelivery(
+  url: string,
+  body: Uint8Array,
+  headers: IncomingHttpHeaders,
+  timeoutMs = 15_000,
+): Promise<ForwardResult> {
+  const forwarded = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) forwarded.append(name, item);
+  }
+  const started = performance.now();
+  try {
+    const response = await ofetch.raw(url, {
+      method: 'POST',
+      body,
+      headers: forwarded,
+      redirect: 'manual',
+      retry: 0,
+      timeout: timeoutMs,
+      ignoreResponseError: true,
+      responseType: 'text',
+    });
+    return { status: response.status, error: null, durationMs: performance.now() - started };
+  } catch (error) {
+    return { status: null, error: innermostMessage(error), durationMs: performance.now() - started };
+  }
+}
+
+// ofetch wraps fetch's TypeError, which wraps the socket error: the innermost says what happened.
+function innermostMessage(error: unknown): string {
+  let current = error as { cause?: unknown; code?: string; message?: string };
+  while (current.cause && typeof current.cause === 'object') current = current.cause as typeof current;
+  return current.code ?? current.message ?? String(error);
+}

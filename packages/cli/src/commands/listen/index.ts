@@ -1,0 +1,101 @@
+import { isWebhookVerificationError, verifyWebhook, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
+import { openApiSession } from '../../client/api-session';
+import type { ClientOptions } from '../../config/resolve-credentials';
+import type { CommandContext } from '../../context';
+import { usageError } from '../../exit-error';
+import { defineCommand } from '../command-module';
+import { controlApi } from './_control-api';
+import { forwardDelivery } from './_forward';
+import { type ReceivedDelivery, startReceiver } from './_receiver';
+import { createListenReporter } from './_reporter';
+
+/** `parley listen` flags. */
+export interface ListenOptions extends ClientOptions {
+  forwardTo: string;
+  /** Comma-separated event types; all by default. */
+  events?: string;
+  printSecret?: boolean;
+}
+
+/** What a listen session did, returned when it ends. */
+export interface ListenSummary {
+  endpoint_id: string;
+  deliveries: number;
+}
+
+/**
+ * Forwards the emulator's webhooks to a local app until interrupted: registers a temporary
+ * endpoint pointing at a listener on 127.0.0.1, verifies each delivery with the SDK, forwards
+ * it unchanged with ofetch, answers the emulator with the app's status, and removes the
+ * endpoint when the signal aborts (Ctrl-C, SIGTERM) or anything fails.
+ */
+export async function listen(options: ListenOptions, context: CommandContext): Promise<ListenSummary> {
+  const forwardTo = checkedUrl(options.forwardTo);
+  const events = eventTypes(options.events);
+  const api = await openApiSession(options, context);
+  const status = await api.call((client) => client.status.get());
+  const control = controlApi(api.credentials.baseUrl, context.fetch ?? fetch);
+  const report = createListenReporter(context, { printSecretOnly: options.printSecret === true });
+  let secret = '';
+  let deliveries = 0;
+  const receiver = await startReceiver(async ({ body, headers }: ReceivedDelivery) => {
+    deliveries++;
+    const received = new Date();
+    let verification: { ok: true; type: string; id: string } | { ok: false; reason: string; id: string };
+    try {
+      const event = await verifyWebhook(body, headers, secret);
+      verification = { ok: true, type: event.type, id: event.id };
+    } catch (error) {
+      if (!isWebhookVerificationError(error)) throw error;
+      verification = {
+        ok: false,
+        reason: `${error.reason}: ${error.message}`,
+        id: String(headers['parley-event-id'] ?? '?'),
+      };
+    }
+    const forward = await forwardDelivery(forwardTo, body, headers);
+    report.delivery({ received, verification, forward, forwardTo });
+    // Unreachable app: 502, so the emulator schedules a retry as it would for a down receiver.
+    return forward.status ?? 502;
+  });
+  let endpointId: string | undefined;
+  try {
+    const endpoint = await control.createEndpoint(status.application_id, receiver.url, events);
+    endpointId = endpoint.id;
+    secret = endpoint.secret;
+    report.ready({ endpoint, forwardTo, applicationId: status.application_id });
+    await new Promise<void>((resolve) => {
+      if (context.signal.aborted) resolve();
+      context.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return { endpoint_id: endpoint.id, deliveries };
+  } finally {
+    await receiver.close();
+    if (endpointId) report.stopped(await control.deleteEndpoint(endpointId));
+  }
+}
+
+function checkedUrl(text: string | undefined): string {
+  if (!text)
+    throw usageError('missing --forward-to: the URL of your app, e.g. http://127.0.0.1:3000/webhooks');
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {}
+  throw usageError(`--forward-to must be an http(s) URL, got "${text}"`);
+}
+
+function eventTypes(list: string | undefined): string[] {
+  if (!list) return [...WEBHOOK_EVENT_TYPES];
+  const types = list
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
+  const unknown = types.filter((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0 || types.length === 0) {
+    throw usageError(`unknown event type ${unknown.join(', ')}: use ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  }
+  return types;
+}
+
+export default defineCommand({ run: listen, longRunning: true, json: () => undefined });

@@ -1,0 +1,34 @@
+import { SANDBOX_EVENT_TYPES, type SandboxEventResult, type SandboxEventType } from '@parley/sdk';
+import { openApiSession } from '../../client/api-session';
+import type { ClientOptions } from '../../config/resolve-credentials';
+import type { CommandContext } from '../../context';
+import { usageError } from '../../exit-error';
+import { defineCommand } from '../command-module';
+
+/** `parley trigger EVENT_TYPE`. */
+export interface TriggerOptions extends ClientOptions {
+  eventType: string;
+}
+
+/** `POST /v1/sandbox/events`: queues one synthetic event to the application's endpoints. */
+export async function trigger(options: TriggerOptions, context: CommandContext): Promise<SandboxEventResult> {
+  if (!SANDBOX_EVENT_TYPES.includes(options.eventType as SandboxEventType)) {
+    throw usageError(
+      `unknown event type "${options.eventType}": use one of ${SANDBOX_EVENT_TYPES.join(', ')}`,
+    );
+  }
+  const api = await openApiSession(options, context);
+  return api.call((client) => client.sandbox.events.create({ type: options.eventType as SandboxEventType }));
+}
+
+/** The human view: what was queued, where, and how to see it arrive. */
+export function renderTrigger(result: SandboxEventResult, { style }: CommandContext): string {
+  const where =
+    result.deliveries_queued === 0
+      ? style.yellow('no endpoint subscribes to it') +
+        '\nRun `parley listen --forward-to <url>` in another terminal to receive it'
+      : `to ${result.deliveries_queued} endpoint${result.deliveries_queued === 1 ? '' : 's'}`;
+  return `Queued ${style.bold(result.type)} ${result.id} ${where}`;
+}
+
+export default defineCommand({ run: trigger, render: renderTrigger });

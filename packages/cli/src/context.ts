@@ -1,0 +1,57 @@
+import type { ChalkInstance } from 'chalk';
+import { createStyle } from './output/style';
+
+/** Where a command writes: stdout for data, stderr for progress and messages. */
+export interface OutputStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/**
+ * Everything a command needs from its surroundings, so a test can run it as a plain function:
+ * streams, style, the environment, and a signal that ends long-running commands.
+ */
+export interface CommandContext {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** Colours and emphasis; level 0 (plain text) under NO_COLOR, `--no-color` or a non-TTY. */
+  style: ChalkInstance;
+  /** `--json`: stdout carries only data, human messages go to stderr or nowhere. */
+  json: boolean;
+  /** Prompts are allowed: stdin and stdout are terminals and `--no-input` is not set. */
+  interactive: boolean;
+  env: Record<string, string | undefined>;
+  /** Aborted on SIGINT/SIGTERM for the commands that keep running (listen, --wait, --watch). */
+  signal: AbortSignal;
+  /** Replaces the global fetch of the SDK and control-API calls (tests: an in-process emulator). */
+  fetch?: typeof fetch;
+}
+
+/** Options that describe the context; every field has a default taken from the process. */
+export interface ContextOptions extends Partial<Omit<CommandContext, 'style'>> {
+  color?: boolean;
+  input?: boolean;
+}
+
+/**
+ * Builds a {@link CommandContext}. Without arguments it describes this process; tests pass
+ * their own streams, environment and `fetch`.
+ */
+export function createContext(options: ContextOptions = {}): CommandContext {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const env = options.env ?? process.env;
+  const terminal = Boolean(process.stdin.isTTY) && Boolean(stdout.isTTY);
+  const context: CommandContext = {
+    stdout,
+    stderr,
+    style: createStyle({ color: options.color ?? true, stream: stdout, env }),
+    json: options.json ?? false,
+    interactive: options.interactive ?? (terminal && options.input !== false),
+    env,
+    signal: options.signal ?? new AbortController().signal,
+  };
+  if (options.fetch) context.fetch = options.fetch;
+  return context;
+}

@@ -1,0 +1,64 @@
+import type { CommandModule, ParsedInput } from './commands/command-module';
+import { createContext } from './context';
+import { EXIT, type ExitError, isExitError } from './exit-error';
+
+/**
+ * Runs one command the way the entry needs it: builds the context from the global flags, runs,
+ * prints the data (JSON or the human view) or the error, and returns the exit code. Never exits.
+ */
+export async function runCommand<Options, Data>(
+  commandModule: CommandModule<Options, Data>,
+  input: ParsedInput,
+): Promise<number> {
+  const { flags } = input;
+  const controller = new AbortController();
+  const context = createContext({
+    json: flags.json === true,
+    color: flags.color !== false,
+    input: flags.input !== false,
+    signal: controller.signal,
+  });
+  const stop = () => controller.abort();
+  if (commandModule.longRunning) {
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  }
+  try {
+    const options = commandModule.parse
+      ? commandModule.parse(input)
+      : ({ ...flags, ...input.args } as Options);
+    const data = await commandModule.run(options, context);
+    if (data === undefined) return EXIT.ok;
+    if (context.json) {
+      const output = commandModule.json ? commandModule.json(data) : data;
+      if (output !== undefined) context.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    } else {
+      const text = commandModule.render?.(data, context);
+      if (text) context.stdout.write(`${text}\n`);
+    }
+    return EXIT.ok;
+  } catch (error) {
+    const exit = asExitError(error);
+    if (context.json) context.stdout.write(`${JSON.stringify(exit.body, null, 2)}\n`);
+    else context.stderr.write(`${context.style.red('Error:')} ${exit.message}\n`);
+    return exit.code;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+function asExitError(error: unknown): ExitError | { code: number; message: string; body: unknown } {
+  if (isExitError(error)) return error;
+  // @inquirer/prompts rejects with ExitPromptError when the user presses Ctrl-C.
+  if (error instanceof Error && error.name === 'ExitPromptError') {
+    const message = 'cancelled';
+    return {
+      code: EXIT.interrupted,
+      message,
+      body: { error: { code: 'interrupted', message, request_id: null } },
+    };
+  }
+  const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return { code: EXIT.api, message, body: { error: { code: 'internal_error', message, request_id: null } } };
+}
