@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import * as sdk from './index';
+import * as webhooks from './webhooks/index';
+
+describe('public surface', () => {
+  it('of @parley/sdk', () => {
+    expect(Object.keys(sdk).sort()).toMatchInlineSnapshot(`
+      [
+        "APIError",
+        "APIPromise",
+        "API_VERSION",
+        "AuthenticationError",
+        "ConfigurationError",
+        "ConflictError",
+        "ConnectionError",
+        "ConnectionsResource",
+        "DailyLimitError",
+        "ERROR_STATUS",
+        "InternalServerError",
+        "MessageFailedError",
+        "MessagesResource",
+        "NotFoundError",
+        "Page",
+        "PagePromise",
+        "Parley",
+        "ParleyError",
+        "PermissionError",
+        "RateLimitError",
+        "SANDBOX_EVENT_TYPES",
+        "SCOPES",
+        "SDK_VERSION",
+        "SandboxEventsResource",
+        "SandboxResource",
+        "StatusResource",
+        "TimeoutError",
+        "ValidationError",
+        "WEBHOOK_EVENT_TYPES",
+        "WEBHOOK_HEADERS",
+        "WaitForTimeoutError",
+        "WebhookVerificationError",
+        "canonicalJson",
+        "isAPIError",
+        "isAuthenticationError",
+        "isConfigurationError",
+        "isConflictError",
+        "isConnectionError",
+        "isDailyLimitError",
+        "isInternalServerError",
+        "isMessageFailedError",
+        "isNotFoundError",
+        "isParleyError",
+        "isPermissionError",
+        "isRateLimitError",
+        "isTimeoutError",
+        "isValidationError",
+        "isWaitForTimeoutError",
+        "isWebhookVerificationError",
+        "signWebhook",
+        "verifyWebhook",
+      ]
+    `);
+  });
+
+  it('of @parley/sdk/webhooks: verification only, no client', () => {
+    expect(Object.keys(webhooks).sort()).toMatchInlineSnapshot(`
+      [
+        "ConfigurationError",
+        "ParleyError",
+        "WEBHOOK_HEADERS",
+        "WebhookVerificationError",
+        "isConfigurationError",
+        "isParleyError",
+        "isWebhookVerificationError",
+        "signWebhook",
+        "verifyWebhook",
+      ]
+    `);
+  });
+
+  it('shares the webhook functions between both entries', () => {
+    expect(webhooks.verifyWebhook).toBe(sdk.verifyWebhook);
+    expect(webhooks.WebhookVerificationError).toBe(sdk.WebhookVerificationError);
+  });
+});

@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Runs the BUILT package in fresh Node processes, as users get it (root `pnpm test` builds first).
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const dist = (file: string) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
+
+function run(kind: 'esm' | 'cjs', code: string): Record<string, unknown> {
+  if (!existsSync(dist('index.js'))) throw new Error('packages/sdk/dist is missing: run `pnpm build` first');
+  const output = execFileSync(
+    process.execPath,
+    [`--input-type=${kind === 'esm' ? 'module' : 'commonjs'}`, '-e', code],
+    {
+      cwd: packageDir,
+      encoding: 'utf8',
+      env: { ...process.env, PARLEY_API_KEY: '', PARLEY_BASE_URL: '' },
+    },
+  );
+  return JSON.parse(output) as Record<string, unknown>;
+}
+
+// The script body: sign, verify, reject a tampered body, and make one client call through a stub fetch.
+const exercise = (sdk: string, webhooks: string) => `
+  const secret = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
+  const payload = JSON.stringify({ id: 'evt_0123456789abcdef0123456789abcdef', type: 'webhook.test', data: { message: 'é' } });
+  const headers = await ${webhooks}.signWebhook({ payload, secret, id: 'evt_0123456789abcdef0123456789abcdef' });
+  const event = await ${webhooks}.verifyWebhook(new TextEncoder().encode(payload), headers, secret);
+  const tampered = await ${webhooks}.verifyWebhook(payload + ' ', headers, secret).catch((error) => error);
+  const parley = new ${sdk}.Parley({
+    apiKey: 'prl_sandbox_0123456789abcdefghijABCDEFGHIJkl',
+    baseUrl: 'http://127.0.0.1:4010/v1',
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      return Response.json({ error: { code: 'not_found', message: 'No such message', request_id: 'req_1' } }, { status: 404 });
+    },
+  });
+  const notFound = await parley.messages.get('m1').catch((error) => error);
+  console.log(JSON.stringify({
+    type: event.type,
+    tamperedReason: tampered.reason,
+    tamperedGuard: ${webhooks}.isWebhookVerificationError(tampered),
+    notFound: notFound.name,
+    notFoundGuard: ${sdk}.isNotFoundError(notFound),
+  }));
+`;
+
+const expected = {
+  type: 'webhook.test',
+  tamperedReason: 'signature_mismatch',
+  tamperedGuard: true,
+  notFound: 'NotFoundError',
+  notFoundGuard: true,
+};
+
+describe('built dist', () => {
+  it('ESM under the node condition resolves to dist/node and works', () => {
+    const result = run(
+      'esm',
+      `const sdk = await import('@parley/sdk'); const webhooks = await import('@parley/sdk/webhooks');
+       const resolved = [import.meta.resolve('@parley/sdk'), import.meta.resolve('@parley/sdk/webhooks')];
+       ${exercise('sdk', 'webhooks').replace('console.log(JSON.stringify({', 'console.log(JSON.stringify({ resolved,')}`,
+    );
+    expect(result).toMatchObject(expected);
+    expect(result.resolved).toEqual([
+      expect.stringMatching(/dist\/node\/index\.js$/),
+      expect.stringMatching(/dist\/node\/webhooks\.js$/),
+    ]);
+  });
+
+  it('CJS under the node condition resolves to dist/node and the webhooks entry loads no ky', () => {
+    const result = run(
+      'cjs',
+      `(async () => {
+        const webhooks = require('@parley/sdk/webhooks');
+        const kyLoadedByWebhooks = Object.keys(require.cache).some((file) => file.includes('/ky/'));
+        const sdk = require('@parley/sdk');
+        const resolved = [require.resolve('@parley/sdk'), require.resolve('@parley/sdk/webhooks')];
+        ${exercise('sdk', 'webhooks').replace('console.log(JSON.stringify({', 'console.log(JSON.stringify({ resolved, kyLoadedByWebhooks,')}
+      })();`,
+    );
+    expect(result).toMatchObject({ ...expected, kyLoadedByWebhooks: false });
+    expect(result.resolved).toEqual([
+      expect.stringMatching(/dist\/node\/index\.cjs$/),
+      expect.stringMatching(/dist\/node\/webhooks\.cjs$/),
+    ]);
+  });
+
+  it('the default (Web Crypto) ESM build works', () => {
+    const result = run(
+      'esm',
+      `const sdk = await import(${JSON.stringify(dist('index.js'))}); const webhooks = await import(${JSON.stringify(dist('webhooks.js'))});
+       ${exercise('sdk', 'webhooks')}`,
+    );
+    expect(result).toMatchObject(expected);
+  });
+
+  it('the default (Web Crypto) CJS build works', () => {
+    const result = run(
+      'cjs',
+      `(async () => {
+        const sdk = require(${JSON.stringify(dist('index.cjs'))}); const webhooks = require(${JSON.stringify(dist('webhooks.cjs'))});
+        ${exercise('sdk', 'webhooks')}
+      })();`,
+    );
+    expect(result).toMatchObject(expected);
+  });
+
+  it('keeps Node built-ins out of the default build and node:crypto in the node build', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const defaultFiles = (await readdir(dist(''))).filter((file) => /\.c?js$/.test(file));
+    for (const file of defaultFiles)
+      expect(await readFile(dist(file), 'utf8')).not.toMatch(
+        /from ['"](node:)?crypto['"]|require\(['"](node:)?crypto['"]\)/,
+      );
+    const nodeFiles = (await readdir(dist('node'))).filter((file) => /\.c?js$/.test(file));
+    const nodeSources = await Promise.all(nodeFiles.map((file) => readFile(dist(`node/${file}`), 'utf8')));
+    expect(nodeSources.some((source) => source.includes("'node:crypto'"))).toBe(true);
+    expect(nodeSources.some((source) => source.includes('crypto.subtle'))).toBe(false);
+  });
+});
