@@ -1,0 +1,39 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { createStyle } from './style';
+import { renderTable } from './table';
+
+describe('renderTable', () => {
+  it('aligns columns by visible width, also when cells are coloured', () => {
+    const style = new Chalk({ level: 1 });
+    const table = renderTable(
+      style,
+      ['ID', 'STATUS', 'NAME'],
+      [
+        ['a', style.green('active'), 'First'],
+        ['bbbb', style.gray('disconnected'), 'Second'],
+      ],
+    );
+    const plain = table.replace(/\u001b\[\d+m/g, '');
+    expect(plain.split('\n')).toEqual([
+      'ID    STATUS        NAME',
+      'a     active        First',
+      'bbbb  disconnected  Second',
+    ]);
+  });
+});
+
+describe('createStyle', () => {
+  const tty = { isTTY: true, write: () => true };
+  it('has no colour with NO_COLOR, with --no-color, or off a terminal', () => {
+    expect(createStyle({ color: true, stream: tty, env: { NO_COLOR: '1' } }).level).toBe(0);
+    expect(createStyle({ color: false, stream: tty, env: {} }).level).toBe(0);
+    expect(createStyle({ color: true, stream: { write: () => true }, env: {} }).level).toBe(0);
+  });
+  it('colours a terminal, and anything under FORCE_COLOR', () => {
+    expect(createStyle({ color: true, stream: tty, env: {} }).level).toBeGreaterThan(0);
+    expect(
+      createStyle({ color: true, stream: { write: () => true }, env: { FORCE_COLOR: '1' } }).level,
+    ).toBeGreaterThan(0);
+  });
+});
