@@ -130,7 +130,7 @@ function renderEvents(events) {
 }
 
 function renderUsage(usage) {
-  renderInto('usage-list', usage, () => {
+  renderInto('usage-list', { usage, environment: document.body.dataset.environment }, () => {
     if (!usage || !usage.keys) return h('p', { class: 'empty', text: 'Usage is not available.' });
     const fragment = document.createDocumentFragment();
     const bucket = (figures) => (figures ? figures.used + ' / ' + figures.limit : '—');
@@ -138,8 +138,12 @@ function renderUsage(usage) {
       h('tr', {}, h('td', {}, h('code', { text: key.prefix + '…' })), h('td', { text: bucket(key.buckets.requests) }),
         h('td', { text: bucket(key.buckets.sends) }), h('td', { text: bucket(key.buckets.templates) }))),
     'No key yet.'));
-    for (const workspace of usage.workspaces || []) {
-      fragment.append(h('p', { class: 'muted', text: 'Sends today (' + workspace.day + '): ' + workspace.sends_today + ' of ' + workspace.daily_limit + ' (live cap).' }));
+    if (document.body.dataset.environment === 'live') {
+      for (const workspace of usage.workspaces || []) {
+        fragment.append(h('p', { class: 'muted', text: 'Workspace sends today (' + workspace.day + ' UTC): ' + workspace.sends_today + ' of ' + workspace.daily_limit + '.' }));
+      }
+    } else {
+      fragment.append(h('p', { class: 'muted', text: 'Sandbox keys have the per-minute limits and no daily cap.' }));
     }
     if (usage.rate_limits_enabled === false) fragment.append(h('p', { class: 'muted', text: 'Rate limits are off.' }));
     return fragment;

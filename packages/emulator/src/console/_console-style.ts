@@ -7,6 +7,7 @@ export const CONSOLE_STYLE = `
     --accent-text: #0b1020; --ok: #6fd08c; --warn: #f2c46d; --bad: #ff8a80; --code: #232932; }
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--text); }
 header { display: flex; flex-wrap: wrap; gap: 12px 24px; align-items: center; padding: 14px 24px; background: var(--card);
   border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 1; }
