@@ -1,0 +1,136 @@
+import { JobQueue, type QueuedJob } from './_job-queue';
+import type { Clock, ClockMode, ScheduledJob, Scheduler } from './clock-types';
+
+/** The clock and the scheduler of one emulator, sharing one notion of "now". */
+export interface Timeline {
+  clock: Clock;
+  scheduler: Scheduler;
+  /** Milliseconds the clock has been moved ahead of the wall clock (`real`) or its current time (`frozen`). */
+  snapshot(): { mode: ClockMode; offsetMs: number; frozenAt: number };
+  /** Cancels every job (reset) without touching the time. */
+  clearJobs(): void;
+  /** Stops the wall-clock timer; pending jobs stay queued but never run. */
+  stop(): void;
+}
+
+/** Options of {@link createTimeline}. */
+export interface TimelineOptions {
+  mode: ClockMode;
+  /** Start time in ms (frozen) or the start of the offset (real); default: the wall clock. */
+  now?: number;
+  /** Offset restored from a snapshot (real mode). */
+  offsetMs?: number;
+}
+
+// setTimeout takes at most a signed 32-bit delay.
+const MAX_TIMER_DELAY = 2_147_483_647;
+
+/**
+ * Creates the one clock + scheduler. `frozen` time moves only through `advance`; `real` follows
+ * the wall clock plus the total advanced, and runs jobs from a single unref'd timer. `advance`
+ * runs every job due within the window in time order (jobs due at the same instant run together,
+ * so deliveries to different endpoints stay parallel), including jobs that those jobs schedule.
+ */
+export function createTimeline(options: TimelineOptions): Timeline {
+  const mode = options.mode;
+  let offsetMs = options.offsetMs ?? (options.now === undefined ? 0 : options.now - Date.now());
+  let frozenAt = options.now ?? Date.now();
+  // While advance runs a job, "now" is that job's due time, so what it records carries that time.
+  let pinnedAt: number | undefined;
+  const queue = new JobQueue();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let stopped = false;
+  let advancing: Promise<void> = Promise.resolve();
+
+  const now = (): number => {
+    if (pinnedAt !== undefined) return pinnedAt;
+    return mode === 'frozen' ? frozenAt : Date.now() + offsetMs;
+  };
+
+  const runJob = async (job: QueuedJob): Promise<void> => {
+    try {
+      await job.run();
+    } catch (error) {
+      // A job failing must never take the emulator down; it is reported and the queue goes on.
+      console.error('[parley-emulator] scheduled job failed:', error);
+    }
+  };
+
+  const arm = (): void => {
+    if (mode !== 'real' || stopped) return;
+    const next = queue.peekTime();
+    if (next === undefined) {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (timer && timerAt <= next) return;
+    if (timer) clearTimeout(timer);
+    timerAt = next;
+    timer = setTimeout(fireDue, Math.min(MAX_TIMER_DELAY, Math.max(0, next - now())));
+    timer.unref?.();
+  };
+
+  function fireDue(): void {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    const current = now();
+    for (let job = queue.popDue(current); job; job = queue.popDue(current)) void runJob(job);
+    arm();
+  }
+
+  const scheduler: Scheduler = {
+    schedule(at, run): ScheduledJob {
+      const job = queue.push(at, run);
+      arm();
+      return { cancel: () => queue.cancel(job) };
+    },
+  };
+
+  const advanceBy = async (ms: number): Promise<void> => {
+    const target = now() + ms;
+    for (let at = queue.peekTime(); at !== undefined && at <= target; at = queue.peekTime()) {
+      const due: QueuedJob[] = [];
+      for (let job = queue.popAt(at); job; job = queue.popAt(at)) due.push(job);
+      pinnedAt = Math.max(at, now());
+      if (mode === 'frozen') frozenAt = pinnedAt;
+      try {
+        await Promise.all(due.map(runJob));
+      } finally {
+        pinnedAt = undefined;
+      }
+    }
+    if (mode === 'frozen') frozenAt = Math.max(frozenAt, target);
+    else offsetMs = Math.max(offsetMs, target - Date.now());
+    arm();
+  };
+
+  const clock: Clock = {
+    mode,
+    now,
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0) return Promise.reject(new RangeError('advance(ms) needs ms >= 0'));
+      // Advances never interleave: the second waits for the first to finish its window.
+      const run = advancing.then(() => advanceBy(ms));
+      advancing = run.catch(() => undefined);
+      return run;
+    },
+  };
+
+  return {
+    clock,
+    scheduler,
+    snapshot: () => ({ mode, offsetMs, frozenAt }),
+    clearJobs() {
+      queue.clear();
+      arm();
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

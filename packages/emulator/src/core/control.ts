@@ -1,0 +1,107 @@
+import type { Connection, Message, WebhookEvent } from '@parley/sdk';
+import { DomainError } from '../domain/domain-error';
+import type { ApplicationRecord } from '../store/state';
+import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
+import * as operations from './control-operations';
+import type { EmulatorCore } from './emulator-core';
+
+/** What the control object needs from the running emulator. */
+export interface ControlRuntime {
+  core(): EmulatorCore;
+  /** Back to the seed state. */
+  reset(): Promise<void>;
+  /** Makes the last changes durable (a snapshot with `--data-dir`). */
+  commit(): Promise<void>;
+  version: string;
+}
+
+/** The control API (DESIGN §4) as functions: the HTTP routes under `/_emulator` call exactly these. */
+export interface EmulatorControl {
+  health(): { ok: true; version: string };
+  reset(): Promise<{ ok: true }>;
+  getClock(): { now: string; mode: 'real' | 'frozen' };
+  advanceClock(ms: number): Promise<{ now: string }>;
+  createWorkspace(input: { name: string }): Promise<{ id: string; name: string; created_at: string }>;
+  listWorkspaces(): { id: string; name: string; created_at: string }[];
+  createApplication(input: {
+    name: string;
+    environment: 'live' | 'sandbox';
+    workspace_id?: string;
+  }): Promise<ApplicationRecord>;
+  listApplications(): ApplicationRecord[];
+  createKey(
+    applicationId: string,
+    input: { scopes?: string[]; accept_agreement?: boolean },
+  ): Promise<ReturnType<typeof operations.keyView> & { key: string }>;
+  createEndpoint(
+    applicationId: string,
+    input: { url: string; events: string[]; active?: boolean },
+  ): Promise<EndpointView & { secret: string }>;
+  listEndpoints(applicationId?: string): EndpointView[];
+  updateEndpoint(id: string, input: { active?: boolean; events?: string[] }): Promise<EndpointView>;
+  deleteEndpoint(id: string): Promise<void>;
+  rotateSecret(id: string): Promise<{ secret: string; previous_expires_at: string }>;
+  testEndpoint(id: string): Promise<{ event_id: string }>;
+  listDeliveries(filter?: { endpointId?: string; applicationId?: string }): DeliveryView[];
+  replayDelivery(id: string): Promise<DeliveryView>;
+  usage(applicationId?: string): ReturnType<typeof operations.usage>;
+  createConnection(
+    applicationId: string,
+    input: { phone_number: string; name?: string },
+  ): Promise<Connection>;
+  disconnectConnection(id: string): Promise<Connection>;
+  receiveInbound(connectionId: string, input: { from: string; text: string }): Promise<Message>;
+  listMessages(applicationId?: string): Message[];
+  listEvents(applicationId?: string): WebhookEvent[];
+}
+
+/** Builds the control functions over a runtime. */
+export function createControl(runtime: ControlRuntime): EmulatorControl {
+  const core = () => runtime.core();
+  const committed = async <Value>(value: Value): Promise<Value> => {
+    await runtime.commit();
+    return value;
+  };
+  return {
+    health: () => ({ ok: true, version: runtime.version }),
+    reset: async () => {
+      await runtime.reset();
+      return committed({ ok: true as const });
+    },
+    getClock: () => ({ now: new Date(core().now()).toISOString(), mode: core().timeline.clock.mode }),
+    advanceClock: async (ms) => {
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
+        throw new DomainError('validation_error', 'ms must be a number of milliseconds from 0 to one year.', {
+          field: 'ms',
+          reason: 'invalid_value',
+        });
+      }
+      await core().timeline.clock.advance(ms);
+      return committed({ now: new Date(core().now()).toISOString() });
+    },
+    createWorkspace: (input) => committed(operations.createWorkspace(core(), input)),
+    listWorkspaces: () => Object.values(core().state.workspaces).map(operations.workspaceView),
+    createApplication: (input) => committed(operations.createApplication(core(), input)),
+    listApplications: () => Object.values(core().state.applications).map((app) => ({ ...app })),
+    createKey: (applicationId, input) => committed(operations.createKey(core(), applicationId, input)),
+    createEndpoint: async (applicationId, input) => {
+      operations.findApplication(core(), applicationId);
+      return committed(await core().webhooks.createEndpoint(applicationId, input));
+    },
+    listEndpoints: (applicationId) => core().webhooks.listEndpoints(applicationId),
+    updateEndpoint: (id, input) => committed(core().webhooks.updateEndpoint(id, input)),
+    deleteEndpoint: (id) => committed(core().webhooks.deleteEndpoint(id)),
+    rotateSecret: (id) => committed(core().webhooks.rotateSecret(id)),
+    testEndpoint: (id) => committed(core().webhooks.sendTest(id)),
+    listDeliveries: (filter = {}) => core().webhooks.listDeliveries(filter),
+    replayDelivery: (id) => committed(core().webhooks.replay(id)),
+    usage: (applicationId) => operations.usage(core(), applicationId),
+    createConnection: (applicationId, input) =>
+      committed(operations.createConnection(core(), applicationId, input)),
+    disconnectConnection: (id) => committed(operations.disconnectConnection(core(), id)),
+    receiveInbound: (connectionId, input) =>
+      committed(operations.receiveInbound(core(), connectionId, input)),
+    listMessages: (applicationId) => operations.listMessages(core(), applicationId),
+    listEvents: (applicationId) => operations.listEvents(core(), applicationId),
+  };
+}

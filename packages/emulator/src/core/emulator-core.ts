@@ -1,0 +1,156 @@
+import type { WebhookEvent } from '@parley/sdk';
+import type { Timeline } from '../clock/create-timeline';
+import { hashKey } from '../domain/api-keys';
+import { buildEvent, routeEvent } from '../domain/event-routing';
+import { formatTimestamp } from '../domain/ids';
+import { type StatusStep, stepsOf } from '../domain/message-lifecycle';
+import type { JournalEntry, Persistence } from '../store/persistence';
+import {
+  type ApplicationRecord,
+  type EmulatorState,
+  MAX_RECENT_EVENTS,
+  type MessageRecord,
+} from '../store/state';
+import type { UrlPolicy } from '../webhooks/url-policy';
+import { WebhookService } from '../webhooks/webhook-service';
+
+/** What the core is built from. */
+export interface CoreOptions {
+  timeline: Timeline;
+  rateLimits: boolean;
+  urlPolicy: UrlPolicy;
+  persistence: Persistence;
+  state: EmulatorState;
+}
+
+/**
+ * The running emulator without HTTP: the state, the one clock and scheduler, the webhook
+ * service, the key index, and the side effects every operation shares (events, persistence,
+ * message timers). Operations live in `v1-operations.ts` and `control-operations.ts`.
+ */
+export class EmulatorCore {
+  state: EmulatorState;
+  readonly timeline: Timeline;
+  readonly rateLimits: boolean;
+  readonly urlPolicy: UrlPolicy;
+  readonly persistence: Persistence;
+  webhooks: WebhookService;
+  /** Key id by SHA-256 of the key: a hash index, so lookup time says nothing about the key. */
+  keyIndex = new Map<string, string>();
+  /** Idempotency slots whose first request is still being read or processed. */
+  readonly inFlight = new Set<string>();
+
+  constructor(options: CoreOptions) {
+    this.state = options.state;
+    this.timeline = options.timeline;
+    this.rateLimits = options.rateLimits;
+    this.urlPolicy = options.urlPolicy;
+    this.persistence = options.persistence;
+    this.webhooks = this.#createWebhooks();
+    this.#indexKeys();
+  }
+
+  now(): number {
+    return this.timeline.clock.now();
+  }
+
+  /** Something changed that a snapshot should catch (coalesced). */
+  changed(): void {
+    this.persistence.changed();
+  }
+
+  /** Appends durable records (before answering a 202). */
+  journal(entries: readonly JournalEntry[]): void {
+    this.persistence.journal(entries);
+  }
+
+  /** Swaps in a new state (reset, load): timers of the old one are cancelled, new ones scheduled. */
+  async replaceState(state: EmulatorState): Promise<void> {
+    await this.webhooks.close();
+    this.timeline.clearJobs();
+    this.state = state;
+    this.inFlight.clear();
+    this.webhooks = this.#createWebhooks();
+    this.#indexKeys();
+    this.restoreTimers();
+  }
+
+  /** Schedules every timer the state implies: message status steps and pending deliveries. */
+  restoreTimers(): void {
+    for (const record of Object.values(this.state.messages)) this.scheduleMessage(record);
+    this.webhooks.restore();
+  }
+
+  /** Registers a key hash for authentication. */
+  indexKey(hash: string, keyId: string): void {
+    this.keyIndex.set(hash, keyId);
+  }
+
+  /** The key record for a presented key, if it exists. */
+  findKey(presented: string) {
+    const keyId = this.keyIndex.get(hashKey(presented));
+    return keyId === undefined ? undefined : this.state.keys[keyId];
+  }
+
+  /**
+   * Builds an event about `source`, routes it (spec 6.1), queues its deliveries and keeps it
+   * among the recent events. Returns the envelope and how many deliveries were queued.
+   */
+  emit<Type extends WebhookEvent['type']>(
+    type: Type,
+    data: Parameters<typeof buildEvent<Type>>[1],
+    source: ApplicationRecord,
+    livemode = source.environment === 'live',
+  ): { event: Extract<WebhookEvent, { type: Type }>; queued: number } {
+    const event = buildEvent(type, data, this.now(), livemode);
+    const applicationIds = routeEvent(source, this.state.applications);
+    return { event, queued: this.publish(event, applicationIds) };
+  }
+
+  /** Queues an already-built event to these applications and records it. */
+  publish(event: WebhookEvent, applicationIds: string[]): number {
+    const events = this.state.events;
+    events.push({ event, application_ids: applicationIds });
+    if (events.length > MAX_RECENT_EVENTS) events.splice(0, events.length - MAX_RECENT_EVENTS);
+    return this.webhooks.publish(event, applicationIds);
+  }
+
+  /** Schedules the status steps of a message that have not been emitted yet. */
+  scheduleMessage(record: MessageRecord): void {
+    const id = record.message.id;
+    for (const step of stepsOf(record)) {
+      if (record.emitted.includes(step.status)) continue;
+      this.timeline.scheduler.schedule(record.accepted_at + step.age, () => this.#advanceMessage(id, step));
+    }
+  }
+
+  /** Moves a message to one step and emits its event; each step is announced once, in order. */
+  #advanceMessage(id: string, step: StatusStep): void {
+    const record = this.state.messages[id];
+    const app = record && this.state.applications[record.application_id];
+    if (!record || !app || record.emitted.includes(step.status)) return;
+    const message = {
+      ...record.message,
+      status: step.status,
+      updated_at: formatTimestamp(record.accepted_at + step.age),
+    };
+    record.message = message;
+    record.emitted.push(step.status);
+    this.emit('message.status_updated', { message }, app);
+    this.changed();
+  }
+
+  #createWebhooks(): WebhookService {
+    return new WebhookService({
+      getState: () => this.state.webhooks,
+      clock: this.timeline.clock,
+      scheduler: this.timeline.scheduler,
+      urlPolicy: this.urlPolicy,
+      onChange: () => this.changed(),
+    });
+  }
+
+  #indexKeys(): void {
+    this.keyIndex = new Map(Object.values(this.state.keys).map((key) => [key.hash, key.id]));
+  }
+}

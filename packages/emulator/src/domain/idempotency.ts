@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@parley/sdk';
+import type { IdempotencyRecord } from '../store/state';
+import { DomainError } from './domain-error';
+
+/** How long an idempotency key is remembered (DESIGN §2). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** Checks the `Idempotency-Key` header: present (400 `idempotency_key_required`), 1–255 printable ASCII. */
+export function parseIdempotencyKey(header: string | null): string {
+  if (header === null || header === '') {
+    throw new DomainError(
+      'idempotency_key_required',
+      'POST /v1/messages needs an Idempotency-Key header: a unique string per send, reused only to retry it.',
+    );
+  }
+  if (!KEY_PATTERN.test(header)) {
+    throw new DomainError(
+      'validation_error',
+      'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+      {
+        field: 'Idempotency-Key',
+        reason: 'invalid_format',
+      },
+    );
+  }
+  return header;
+}
+
+/** Where a key's record lives: idempotency is scoped to the API key (DESIGN §2). */
+export function idempotencySlot(keyId: string, idempotencyKey: string): string {
+  return `${keyId}\n${idempotencyKey}`;
+}
+
+/** A stable digest of a request body: the same JSON with keys in any order gives the same one. */
+export function bodyFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/**
+ * The live record for this slot, or undefined when the key is new or expired. Throws 409
+ * `idempotency_key_reused` when the key was used with another body.
+ */
+export function findReplay(
+  records: Record<string, IdempotencyRecord>,
+  slot: string,
+  fingerprint: string,
+  now: number,
+): IdempotencyRecord | undefined {
+  const record = records[slot];
+  if (!record || now - record.created_at >= IDEMPOTENCY_TTL_MS) return undefined;
+  if (record.fingerprint !== fingerprint) {
+    throw new DomainError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body; use a new key for a new send.',
+    );
+  }
+  return record;
+}
+
+/** 409 `idempotency_key_in_use`: the first request with this key has not finished. */
+export function inUseError(): DomainError {
+  return new DomainError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
+  );
+}

@@ -1,0 +1,42 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A UUID v4: the id form of messages, connections, applications, workspaces, endpoints (DESIGN §2). */
+export function newId(): string {
+  return randomUUID();
+}
+
+/** `evt_` + 32 lowercase hex (DESIGN §2). */
+export function newEventId(): string {
+  return 'evt_' + randomUUID().replaceAll('-', '');
+}
+
+/** `req_` + 32 lowercase hex (DESIGN §2). */
+export function newRequestId(): string {
+  return 'req_' + randomUUID().replaceAll('-', '');
+}
+
+/** `length` random base62 characters without modulo bias. */
+export function randomBase62(length: number): string {
+  let text = '';
+  while (text.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 × 62: bytes above it would favour the first characters.
+      if (byte < 248 && text.length < length) text += BASE62[byte % 62];
+    }
+  }
+  return text;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is a UUID (any version, any case). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
+
+/** A wire timestamp: UTC, whole seconds, like `2026-10-14T09:30:00Z` (spec 2.1). */
+export function formatTimestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}

@@ -1,0 +1,115 @@
+import type { Connection, Message, Template } from '@parley/sdk';
+
+/** The active sandbox connection: the same UUID for every sandbox application, in every run (DESIGN §2). */
+export const SANDBOX_ACTIVE_CONNECTION_ID = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+/** The disconnected sandbox connection: sends through it answer 409 `connection_inactive`. */
+export const SANDBOX_DISCONNECTED_CONNECTION_ID = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b52';
+/** The fixed `waba_id` of both sandbox connections (spec 4.7). */
+export const SANDBOX_WABA_ID = '100000000000000';
+
+const FIXTURE_CREATED_AT = '2026-10-14T00:00:00Z';
+
+/** The two sandbox connections, first active, second disconnected (spec 4.7). */
+export const SANDBOX_CONNECTIONS: readonly Connection[] = Object.freeze([
+  {
+    object: 'connection',
+    id: SANDBOX_ACTIVE_CONNECTION_ID,
+    status: 'active',
+    phone_number: '+15550100001',
+    name: 'Parley Sandbox',
+    quality_rating: 'GREEN',
+    waba_id: SANDBOX_WABA_ID,
+    livemode: false,
+    created_at: FIXTURE_CREATED_AT,
+  },
+  {
+    object: 'connection',
+    id: SANDBOX_DISCONNECTED_CONNECTION_ID,
+    status: 'disconnected',
+    phone_number: '+15550100002',
+    name: 'Parley Sandbox (disconnected)',
+    quality_rating: 'GREEN',
+    waba_id: SANDBOX_WABA_ID,
+    livemode: false,
+    created_at: FIXTURE_CREATED_AT,
+  },
+]);
+
+/** The template definitions every connection carries, sandbox and simulated live alike (spec 4.7, DESIGN §4). */
+export const TEMPLATE_DEFINITIONS: readonly Omit<Template, 'connection_id'>[] = Object.freeze([
+  {
+    object: 'template',
+    name: 'hello_world',
+    language: 'en',
+    category: 'UTILITY',
+    variable_count: 0,
+    body: 'Hello from Parley! This is a test message.',
+  },
+  {
+    object: 'template',
+    name: 'order_confirmation',
+    language: 'fr',
+    category: 'UTILITY',
+    variable_count: 2,
+    body: 'Bonjour {{1}}, votre commande {{2}} est confirmée.',
+  },
+]);
+
+/** The templates of one connection. */
+export function templatesOf(connectionId: string): Template[] {
+  return TEMPLATE_DEFINITIONS.map((template) => ({ ...template, connection_id: connectionId }));
+}
+
+/** The sandbox connection with this id, if it is one. */
+export function sandboxConnection(id: string): Connection | undefined {
+  return SANDBOX_CONNECTIONS.find((connection) => connection.id === id);
+}
+
+/** Sender of every synthetic `message.received` (spec 4.6). */
+export const SYNTHETIC_SENDER = '+33612345678';
+/** Text of every synthetic `message.received`: short and French (spec 4.6). */
+export const SYNTHETIC_INBOUND_TEXT = 'Bonjour ! Où en est ma commande ?';
+/** Recipient of the outbound message in a synthetic `message.status_updated`. */
+export const SYNTHETIC_RECIPIENT = '+15550123456';
+
+/** The inbound message of a synthetic `message.received`, on the first sandbox connection. */
+export function syntheticInboundMessage(id: string, timestamp: string): Message {
+  return {
+    id,
+    object: 'message',
+    direction: 'inbound',
+    connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+    to: null,
+    from: SYNTHETIC_SENDER,
+    type: 'text',
+    text: SYNTHETIC_INBOUND_TEXT,
+    template: null,
+    status: 'received',
+    error: null,
+    client_reference: null,
+    created_at: timestamp,
+    updated_at: timestamp,
+    livemode: false,
+  };
+}
+
+/** The outbound message of a synthetic `message.status_updated`: a delivered `hello_world`. */
+export function syntheticStatusMessage(id: string, timestamp: string): Message {
+  return {
+    id,
+    object: 'message',
+    direction: 'outbound',
+    connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+    to: SYNTHETIC_RECIPIENT,
+    from: null,
+    type: 'template',
+    text: null,
+    template: { name: 'hello_world', language: 'en' },
+    status: 'delivered',
+    error: null,
+    client_reference: null,
+    created_at: timestamp,
+    updated_at: timestamp,
+    livemode: false,
+  };
+}

@@ -1,0 +1,132 @@
+import type { SendMessageParams } from '@parley/sdk';
+import { DomainError } from './domain-error';
+import { isUuid } from './ids';
+
+/** Longest text message (DESIGN §2). */
+export const MAX_TEXT_LENGTH = 4096;
+/** Longest `client_reference` (DESIGN §2). */
+export const MAX_CLIENT_REFERENCE_LENGTH = 128;
+
+const PHONE_PATTERN = /^\+[0-9]{8,15}$/;
+const KNOWN_FIELDS = new Set(['connection_id', 'to', 'type', 'template', 'text', 'client_reference']);
+const KNOWN_TEMPLATE_FIELDS = new Set(['name', 'language', 'variables']);
+
+function invalid(field: string, reason: string, message: string): never {
+  throw new DomainError('validation_error', message, { field, reason });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requiredString(body: Record<string, unknown>, field: string, path = field): string {
+  const value = body[field];
+  if (value === undefined || value === null) invalid(path, 'required', `${path} is required.`);
+  if (typeof value !== 'string') invalid(path, 'invalid_type', `${path} must be a string.`);
+  return value;
+}
+
+/** Whether `value` is a recipient number: `+` and 8–15 digits. */
+export function isPhoneNumber(value: unknown): value is string {
+  return typeof value === 'string' && PHONE_PATTERN.test(value);
+}
+
+/**
+ * Checks the shape of a `POST /v1/messages` body, field by field, in the order they are
+ * documented; the first problem is thrown as 400 `validation_error` with `details.field` and
+ * `details.reason`. Checks that need the connection (template existence, variable count) are in
+ * `checkTemplate`.
+ */
+export function parseSendParams(body: unknown): SendMessageParams {
+  if (!isObject(body)) invalid('body', 'invalid_type', 'The request body must be a JSON object.');
+  for (const field of Object.keys(body)) {
+    if (!KNOWN_FIELDS.has(field)) invalid(field, 'unknown_field', `Unknown field ${field}.`);
+  }
+  const connectionId = requiredString(body, 'connection_id');
+  if (!isUuid(connectionId)) invalid('connection_id', 'invalid_format', 'connection_id must be a UUID.');
+  const to = requiredString(body, 'to');
+  if (!isPhoneNumber(to)) {
+    invalid('to', 'invalid_format', 'to must be an international number: "+" followed by 8 to 15 digits.');
+  }
+  const type = requiredString(body, 'type');
+  const reference = parseClientReference(body.client_reference);
+  const base = {
+    connection_id: connectionId,
+    to,
+    ...(reference === undefined ? {} : { client_reference: reference }),
+  };
+  if (type === 'text') {
+    if (body.template !== undefined)
+      invalid('template', 'not_allowed', 'template is only for type "template".');
+    const text = requiredString(body, 'text');
+    const length = [...text].length;
+    if (length === 0) invalid('text', 'too_short', 'text must not be empty.');
+    if (length > MAX_TEXT_LENGTH) {
+      invalid('text', 'too_long', `text must be at most ${MAX_TEXT_LENGTH} characters.`);
+    }
+    return { ...base, type, text };
+  }
+  if (type === 'template') {
+    if (body.text !== undefined) invalid('text', 'not_allowed', 'text is only for type "text".');
+    return { ...base, type, template: parseTemplate(body.template) };
+  }
+  return invalid('type', 'invalid_value', 'type must be "template" or "text".');
+}
+
+function parseClientReference(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string')
+    invalid('client_reference', 'invalid_type', 'client_reference must be a string.');
+  if (value.length > MAX_CLIENT_REFERENCE_LENGTH) {
+    invalid(
+      'client_reference',
+      'too_long',
+      `client_reference must be at most ${MAX_CLIENT_REFERENCE_LENGTH} characters.`,
+    );
+  }
+  return value;
+}
+
+function parseTemplate(value: unknown): { name: string; language: string; variables: string[] } {
+  if (value === undefined || value === null) invalid('template', 'required', 'template is required.');
+  if (!isObject(value)) invalid('template', 'invalid_type', 'template must be an object.');
+  for (const field of Object.keys(value)) {
+    if (!KNOWN_TEMPLATE_FIELDS.has(field)) {
+      invalid(`template.${field}`, 'unknown_field', `Unknown field template.${field}.`);
+    }
+  }
+  const name = requiredString(value, 'name', 'template.name');
+  const language = requiredString(value, 'language', 'template.language');
+  const variables = value.variables ?? [];
+  if (!Array.isArray(variables) || variables.some((entry) => typeof entry !== 'string')) {
+    invalid('template.variables', 'invalid_type', 'template.variables must be an array of strings.');
+  }
+  return { name, language, variables: variables as string[] };
+}
+
+/** Checks a template send against the connection's templates (400 `validation_error`). */
+export function checkTemplate(
+  template: { name: string; language: string; variables: readonly string[] },
+  available: readonly { name: string; language: string; variable_count: number }[],
+): void {
+  const named = available.filter((candidate) => candidate.name === template.name);
+  if (named.length === 0) {
+    invalid('template.name', 'not_found', `This connection has no template named ${template.name}.`);
+  }
+  const match = named.find((candidate) => candidate.language === template.language);
+  if (!match) {
+    const languages = named.map((candidate) => candidate.language).join(', ');
+    invalid(
+      'template.language',
+      'not_found',
+      `Template ${template.name} exists in ${languages}, not ${template.language}.`,
+    );
+  }
+  if (template.variables.length !== match.variable_count) {
+    invalid(
+      'template.variables',
+      'wrong_count',
+      `Template ${template.name} takes exactly ${match.variable_count} variables; got ${template.variables.length}.`,
+    );
+  }
+}

@@ -1,0 +1,137 @@
+import type { H3 } from 'h3';
+import type { Clock, ClockMode } from '../clock/clock-types';
+import { createTimeline } from '../clock/create-timeline';
+import { type ControlRuntime, createControl, type EmulatorControl } from '../core/control';
+import { DEFAULT_SANDBOX_KEY } from '../core/defaults';
+import { EmulatorCore } from '../core/emulator-core';
+import { createInitialState } from '../core/initial-state';
+import { createHttpApp } from '../http/create-app';
+import { filePersistence } from '../store/file-persistence';
+import { memoryPersistence } from '../store/persistence';
+import type { SeedFile } from '../store/seed-types';
+import type { UrlPolicy } from '../webhooks/url-policy';
+import { EMULATOR_VERSION } from './version';
+
+/** Options of {@link createEmulator}. */
+export interface EmulatorOptions {
+  /** `real` (default) follows the wall clock; `frozen` moves only through `clock.advance`. */
+  clock?: ClockMode;
+  /** Per-minute rate limits (default on). Off: nothing is refused and no `RateLimit-*` headers are sent. */
+  rateLimits?: boolean;
+  /** Webhook URL policy: `local` (default) also accepts loopback http(s); `strict` is production's rule. */
+  urlPolicy?: UrlPolicy;
+  /** Directory where state survives restarts; without it, state lives in memory. */
+  dataDir?: string;
+  /** Workspaces, applications, keys and endpoints to create at start (and on reset). */
+  seed?: SeedFile;
+  /** Start time in ms since the epoch (default: now). */
+  now?: number;
+}
+
+/** A running emulator, usable in process without a port. */
+export interface Emulator {
+  /** The whole web-standard app: `/v1/*`, `/_emulator/*` and the console at `/`. */
+  fetch(request: Request): Promise<Response>;
+  /** The deterministic sandbox key of the default sandbox application, holding every scope. */
+  readonly sandboxKey: string;
+  /** The one clock; in `frozen` mode `await emulator.clock.advance(5_000)` moves every timer. */
+  readonly clock: Clock;
+  /** The control API (DESIGN §4) as functions. */
+  readonly control: EmulatorControl;
+  /** Resolves once the seed and persisted state are loaded (`fetch` waits for it by itself). */
+  readonly ready: Promise<void>;
+  /** Resolves when no webhook delivery attempt is in flight. */
+  idle(): Promise<void>;
+  /** Persists (with a data dir), stops every timer and aborts in-flight deliveries. */
+  close(): Promise<void>;
+}
+
+/** Internal switches the server sets. */
+export interface EmulatorInternals {
+  hostGuard?: boolean;
+}
+
+/**
+ * Creates an emulator of the whole Parley sandbox.
+ *
+ * @example
+ * const emulator = createEmulator({ clock: 'frozen' });
+ * const parley = new Parley({ apiKey: emulator.sandboxKey, baseUrl: 'http://127.0.0.1:4010/v1', fetch: emulator.fetch });
+ */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  return assembleEmulator(options, {}).emulator;
+}
+
+/** Builds an emulator and exposes its h3 app, for the server's Node bridge. */
+export function assembleEmulator(
+  options: EmulatorOptions,
+  internals: EmulatorInternals,
+): { emulator: Emulator; app: H3 } {
+  const persistence = options.dataDir ? filePersistence(options) : memoryPersistence;
+  const loaded = persistence.load();
+  const mode = options.clock ?? 'real';
+  const savedNow =
+    loaded && (loaded.clock.mode === 'frozen' ? loaded.clock.frozenAt : Date.now() + loaded.clock.offsetMs);
+  const start = savedNow ?? options.now;
+  const timeline = createTimeline({ mode, ...(start === undefined ? {} : { now: start }) });
+  const core = new EmulatorCore({
+    timeline,
+    rateLimits: options.rateLimits ?? true,
+    urlPolicy: options.urlPolicy ?? 'local',
+    persistence,
+    state: loaded?.state ?? createInitialState(),
+  });
+  persistence.attach(() => ({ state: core.state, clock: timeline.snapshot() }));
+  const seedState = async () => {
+    await core.replaceState(createInitialState());
+    if (options.seed) {
+      const { applySeed } = await import('../store/apply-seed');
+      await applySeed(core, options.seed);
+    }
+  };
+  const prepare = async () => {
+    if (loaded) core.restoreTimers();
+    else if (options.seed) await seedState();
+    // The first snapshot exists before any send is journaled, so a journal always has a base.
+    if (options.dataDir) await persistence.flush();
+  };
+  const runtime: ControlRuntime = {
+    core: () => core,
+    reset: seedState,
+    commit: () => persistence.flush(),
+    version: EMULATOR_VERSION,
+  };
+  const control = createControl(runtime);
+  const app = createHttpApp(() => core, control, {
+    hostGuard: internals.hostGuard ?? false,
+    renderConsole: async () => (await import('../console/console-page')).renderConsolePage(),
+  });
+  let ready = false;
+  const readyPromise = prepare().then(() => {
+    ready = true;
+  });
+  readyPromise.catch(() => {});
+  let closed: Promise<void> | undefined;
+  const emulator: Emulator = {
+    fetch: async (request) => {
+      if (!ready) await readyPromise;
+      return app.fetch(request);
+    },
+    sandboxKey: DEFAULT_SANDBOX_KEY,
+    clock: timeline.clock,
+    control,
+    ready: readyPromise,
+    idle: () => core.webhooks.idle(),
+    close: () => {
+      closed ??= (async () => {
+        await readyPromise.catch(() => {});
+        await core.webhooks.close();
+        timeline.stop();
+        await persistence.flush();
+        await persistence.close();
+      })();
+      return closed;
+    },
+  };
+  return { emulator, app };
+}

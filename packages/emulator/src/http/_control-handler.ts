@@ -1,0 +1,62 @@
+import type { H3Event } from 'h3';
+import type { EmulatorCore } from '../core/emulator-core';
+import { newRequestId } from '../domain/ids';
+import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
+import { errorResponse, jsonResponse } from './_respond';
+
+/** What a control handler gets. */
+export interface ControlCall {
+  core: EmulatorCore;
+  url: URL;
+  /** Path segments after `/_emulator/`. */
+  segments: string[];
+  /** The JSON body of a POST/PATCH (`{}` when empty). */
+  body: unknown;
+}
+
+/** A control handler's answer. */
+export interface ControlResult {
+  status: number;
+  body?: unknown;
+}
+
+/**
+ * Wraps a control-API handler: POST and PATCH must be `application/json` (415 otherwise; a
+ * cross-site form cannot send it without a CORS preflight, which is never granted), an empty
+ * JSON body counts as `{}`, and errors use the spec's error body.
+ */
+export function controlHandler(
+  getCore: () => EmulatorCore,
+  run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
+) {
+  return async (event: H3Event): Promise<Response> => {
+    const requestId = newRequestId();
+    try {
+      const request = event.req;
+      let body: unknown;
+      if (request.method === 'POST' || request.method === 'PATCH') {
+        const read = await readBodyText(request);
+        requireJsonContentType(request);
+        body = parseJsonBody(read, {});
+      }
+      const segments = event.url.pathname.split('/').slice(2).map(decodeSegment);
+      const result = await run({ core: getCore(), url: event.url, segments, body });
+      return jsonResponse(result.status, result.body, requestId);
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The `application_id` query filter, if given. */
+export function applicationFilter(url: URL): string | undefined {
+  return url.searchParams.get('application_id') ?? undefined;
+}

@@ -1,0 +1,69 @@
+import { DomainError } from '../domain/domain-error';
+
+/** Largest request body accepted (DESIGN §2: over 100 KiB is 413). */
+export const MAX_BODY_BYTES = 100 * 1024;
+
+/** The outcome of reading a body, kept aside so that auth errors can still come first. */
+export type BodyRead = { ok: true; text: string } | { ok: false; error: DomainError };
+
+const tooLarge = () =>
+  new DomainError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, {
+    limit_bytes: MAX_BODY_BYTES,
+  });
+
+/** Reads at most {@link MAX_BODY_BYTES} of the body; never throws. */
+export async function readBodyText(request: Request): Promise<BodyRead> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > MAX_BODY_BYTES) return { ok: false, error: tooLarge() };
+  if (!request.body) return { ok: true, text: '' };
+  try {
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        void reader.cancel().catch(() => {});
+        return { ok: false, error: tooLarge() };
+      }
+      chunks.push(value);
+    }
+    return { ok: true, text: new TextDecoder().decode(Buffer.concat(chunks)) };
+  } catch {
+    return {
+      ok: false,
+      error: new DomainError('invalid_json', 'The request body could not be read.', { reason: 'unreadable' }),
+    };
+  }
+}
+
+/** Whether the request declares `application/json` (parameters such as charset allowed). */
+export function isJsonContentType(request: Request): boolean {
+  const type = request.headers.get('content-type');
+  if (!type) return false;
+  const semicolon = type.indexOf(';');
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
+}
+
+/** 415 unless JSON. */
+export function requireJsonContentType(request: Request): void {
+  if (!isJsonContentType(request)) {
+    throw new DomainError(
+      'unsupported_media_type',
+      'Send the body as JSON with "Content-Type: application/json".',
+    );
+  }
+}
+
+/** Parses a read body; `emptyAs` is what an empty body means (control calls: `{}`). */
+export function parseJsonBody(read: BodyRead, emptyAs?: unknown): unknown {
+  if (!read.ok) throw read.error;
+  if (read.text.trim() === '' && emptyAs !== undefined) return emptyAs;
+  try {
+    return JSON.parse(read.text);
+  } catch {
+    throw new DomainError('invalid_json', 'The request body is not valid JSON.');
+  }
+}

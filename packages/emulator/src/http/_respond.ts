@@ -1,0 +1,39 @@
+import type { ErrorBody } from '@parley/sdk';
+import { DomainError } from '../domain/domain-error';
+
+const JSON_TYPE = 'application/json';
+
+/** A JSON answer with the request id header every answer carries (DESIGN §2). */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers?: Record<string, string>,
+): Response {
+  const responseHeaders: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
+  if (headers) Object.assign(responseHeaders, headers);
+  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: responseHeaders });
+}
+
+/** The spec's error body (spec 7) for a domain error. */
+export function errorBody(error: DomainError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      request_id: requestId,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+}
+
+/** An error answer; anything that is not a `DomainError` becomes a 500 that hides its internals. */
+export function errorResponse(error: unknown, requestId: string, headers?: Record<string, string>): Response {
+  const known = error instanceof DomainError ? error : internalError(error);
+  return jsonResponse(known.status, errorBody(known, requestId), requestId, headers);
+}
+
+function internalError(cause: unknown): DomainError {
+  console.error('[parley-emulator] unexpected error:', cause);
+  return new DomainError('internal_error', 'The emulator hit an unexpected error. It has been logged.');
+}

@@ -1,0 +1,150 @@
+import type { RateLimitBucket, Scope } from '@parley/sdk';
+import type { EmulatorCore } from '../core/emulator-core';
+import { authenticate, type Caller } from '../core/v1-operations';
+import { requireScope } from '../domain/api-keys';
+import { DomainError } from '../domain/domain-error';
+import { newRequestId } from '../domain/ids';
+import { consume, exhaustedBucket, report } from '../domain/rate-limit-window';
+import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
+import { errorResponse, jsonResponse } from './_respond';
+
+/** What a /v1 handler gets once authentication, limits, scope and body checks passed. */
+export interface V1Call {
+  core: EmulatorCore;
+  caller: Caller;
+  request: Request;
+  /** The parsed JSON body (routes with `readsBody`). */
+  body: unknown;
+  /** Buckets this call will be counted against; a handler may change it (idempotent replay). */
+  charge: RateLimitBucket[];
+  /** State a handler kept from `beforeBody`. */
+  prepared: unknown;
+}
+
+/** A handler's answer. */
+export interface V1Result {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How one /v1 route is guarded. */
+export interface V1RouteSpec {
+  scope: Scope;
+  /** The route's own bucket besides `requests` (spec 8). */
+  bucket?: 'sends' | 'templates';
+  /** Checked before the scope: `POST /sandbox/events` answers `sandbox_only` to live keys first. */
+  sandboxOnly?: boolean;
+  readsBody?: boolean;
+  /** Runs before the body is read (idempotency in-flight marking); its result is `call.prepared`. */
+  beforeBody?: (core: EmulatorCore, request: Request) => { prepared: unknown; release: () => void };
+  run: (call: V1Call) => V1Result;
+}
+
+/**
+ * Runs one /v1 call in the documented order: 401 → 429 → 403 → 415/413/400 → the handler. All of
+ * it after the body read is synchronous, so a limit checked is a limit consumed (no race).
+ * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
+ * answers 429 consume nothing (DESIGN §2).
+ */
+export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<Response> {
+  const requestId = newRequestId();
+  const pre = spec.beforeBody?.(core, request);
+  try {
+    const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
+    let caller: Caller;
+    try {
+      caller = authenticate(core, request.headers.get('authorization'));
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+    return answer(core, request, spec, caller, read, pre?.prepared, requestId);
+  } finally {
+    pre?.release();
+  }
+}
+
+function answer(
+  core: EmulatorCore,
+  request: Request,
+  spec: V1RouteSpec,
+  caller: Caller,
+  read: BodyRead | undefined,
+  prepared: unknown,
+  requestId: string,
+): Response {
+  const keyId = caller.key.id;
+  const limits = core.state.rate_limits;
+  const ownBucket: RateLimitBucket = spec.bucket ?? 'requests';
+  const call: V1Call = {
+    core,
+    caller,
+    request,
+    body: undefined,
+    charge: spec.bucket ? ['requests', spec.bucket] : ['requests'],
+    prepared,
+  };
+  const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> => {
+    if (!core.rateLimits) return {};
+    const figures = report(limits, keyId, bucket, now);
+    return {
+      'ratelimit-limit': String(figures.limit),
+      'ratelimit-remaining': String(figures.remaining),
+      'ratelimit-reset': String(figures.resetSeconds),
+    };
+  };
+  const now = core.now();
+  try {
+    // `sends` is checked by the handler, after an idempotent replay had its chance (it costs no send).
+    const early = spec.bucket === 'templates' ? call.charge : (['requests'] as const);
+    rejectIfExhausted(core, keyId, early, now);
+    if (spec.sandboxOnly && caller.application.environment !== 'sandbox') {
+      throw new DomainError(
+        'sandbox_only',
+        `${request.method} ${new URL(request.url).pathname} takes sandbox keys only.`,
+      );
+    }
+    requireScope(caller.key, spec.scope);
+    if (read) {
+      requireJsonContentType(request);
+      call.body = parseJsonBody(read);
+    }
+    const result = spec.run(call);
+    if (core.rateLimits) consume(limits, keyId, call.charge, now);
+    return jsonResponse(result.status, result.body, requestId, {
+      ...rateHeaders(ownBucket, now),
+      ...result.headers,
+    });
+  } catch (error) {
+    if (error instanceof DomainError && error.status === 429) {
+      const bucket = (error.details?.bucket as RateLimitBucket | undefined) ?? ownBucket;
+      const retryAfter = error.details?.retry_after ?? report(limits, keyId, bucket, now).resetSeconds;
+      return errorResponse(error, requestId, {
+        ...rateHeaders(bucket, now),
+        'retry-after': String(retryAfter),
+      });
+    }
+    if (core.rateLimits) consume(limits, keyId, call.charge, now);
+    return errorResponse(error, requestId, rateHeaders(ownBucket, now));
+  }
+}
+
+/** 429 `rate_limited` when one of `buckets` is exhausted (nothing is consumed). */
+export function rejectIfExhausted(
+  core: EmulatorCore,
+  keyId: string,
+  buckets: readonly RateLimitBucket[],
+  now: number,
+): void {
+  if (!core.rateLimits) return;
+  const bucket = exhaustedBucket(core.state.rate_limits, keyId, buckets, now);
+  if (bucket) {
+    throw new DomainError(
+      'rate_limited',
+      `Rate limit of the ${bucket} bucket reached; retry after the window resets.`,
+      {
+        bucket,
+      },
+    );
+  }
+}

@@ -1,0 +1,108 @@
+import type { H3 } from 'h3';
+import type { EmulatorControl } from '../core/control';
+import type { EmulatorCore } from '../core/emulator-core';
+import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
+import { paginate } from './_pagination';
+
+// The control functions validate their input at run time; their parameter types are for TS callers.
+type Input = never;
+
+/** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
+export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, control: EmulatorControl): void {
+  const route = (
+    method: 'get' | 'post' | 'patch' | 'delete',
+    path: string,
+    run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
+  ) => app[method](`/_emulator${path}`, controlHandler(getCore, run));
+  const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
+  const body = (call: ControlCall) => call.body as Input;
+  const list = <Item>(call: ControlCall, items: readonly Item[]): ControlResult => ({
+    status: 200,
+    body: paginate(items, call.url),
+  });
+
+  route('get', '/health', () => ({ status: 200, body: control.health() }));
+  route('post', '/reset', async () => ({ status: 200, body: await control.reset() }));
+  route('get', '/clock', () => ({ status: 200, body: control.getClock() }));
+  route('post', '/clock/advance', async (call) => ({
+    status: 200,
+    body: await control.advanceClock((call.body as { ms?: unknown }).ms as number),
+  }));
+
+  route('get', '/workspaces', (call) => list(call, control.listWorkspaces()));
+  route('post', '/workspaces', async (call) => ({
+    status: 201,
+    body: await control.createWorkspace(body(call)),
+  }));
+  route('get', '/applications', (call) =>
+    list(
+      call,
+      control.listApplications().filter((app) => {
+        const workspace = call.url.searchParams.get('workspace_id');
+        return workspace === null || app.workspace_id === workspace;
+      }),
+    ),
+  );
+  route('post', '/applications', async (call) => ({
+    status: 201,
+    body: await control.createApplication(body(call)),
+  }));
+  route('post', '/applications/:id/keys', async (call) => ({
+    status: 201,
+    body: await control.createKey(id(call), body(call)),
+  }));
+  route('post', '/applications/:id/endpoints', async (call) => ({
+    status: 201,
+    body: await control.createEndpoint(id(call), body(call)),
+  }));
+  route('post', '/applications/:id/connections', async (call) => ({
+    status: 201,
+    body: await control.createConnection(id(call), body(call)),
+  }));
+
+  route('get', '/endpoints', (call) => list(call, control.listEndpoints(applicationFilter(call.url))));
+  route('patch', '/endpoints/:id', async (call) => ({
+    status: 200,
+    body: await control.updateEndpoint(id(call), body(call)),
+  }));
+  route('delete', '/endpoints/:id', async (call) => {
+    await control.deleteEndpoint(id(call));
+    return { status: 204 };
+  });
+  route('post', '/endpoints/:id/rotate-secret', async (call) => ({
+    status: 200,
+    body: await control.rotateSecret(id(call)),
+  }));
+  route('post', '/endpoints/:id/test', async (call) => ({
+    status: 202,
+    body: await control.testEndpoint(id(call)),
+  }));
+
+  route('get', '/deliveries', (call) => {
+    const endpointId = call.url.searchParams.get('endpoint_id') ?? undefined;
+    const applicationId = applicationFilter(call.url);
+    return list(
+      call,
+      control.listDeliveries({
+        ...(endpointId === undefined ? {} : { endpointId }),
+        ...(applicationId === undefined ? {} : { applicationId }),
+      }),
+    );
+  });
+  route('post', '/deliveries/:id/replay', async (call) => ({
+    status: 202,
+    body: await control.replayDelivery(id(call)),
+  }));
+
+  route('get', '/usage', (call) => ({ status: 200, body: control.usage(applicationFilter(call.url)) }));
+  route('post', '/connections/:id/disconnect', async (call) => ({
+    status: 200,
+    body: await control.disconnectConnection(id(call)),
+  }));
+  route('post', '/connections/:id/inbound', async (call) => ({
+    status: 201,
+    body: await control.receiveInbound(id(call), body(call)),
+  }));
+  route('get', '/messages', (call) => list(call, control.listMessages(applicationFilter(call.url))));
+  route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
+}

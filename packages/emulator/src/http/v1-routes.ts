@@ -1,0 +1,124 @@
+import type { H3 } from 'h3';
+import type { EmulatorCore } from '../core/emulator-core';
+import {
+  acceptedView,
+  createSandboxEvent,
+  getMessage,
+  getStatus,
+  listConnections,
+  listTemplates,
+  sendMessage,
+} from '../core/v1-operations';
+import { bearerToken } from '../domain/api-keys';
+import {
+  bodyFingerprint,
+  findReplay,
+  idempotencySlot,
+  inUseError,
+  parseIdempotencyKey,
+} from '../domain/idempotency';
+import { parseSendParams } from '../domain/send-params';
+import type { IdempotencyRecord } from '../store/state';
+import { paginate } from './_pagination';
+import { rejectIfExhausted, runV1, type V1Call, type V1Result } from './_v1-pipeline';
+
+const ok = (body: unknown): V1Result => ({ status: 200, body });
+
+/** The /v1 API (spec 4) on an h3 app. */
+export function registerV1Routes(app: H3, getCore: () => EmulatorCore): void {
+  app.get('/v1/status', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'system.status.read',
+      run: (call) => ok(getStatus(call.core, call.caller)),
+    }),
+  );
+  app.get('/v1/connections', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'connections.read',
+      run: (call) => ok(paginate(listConnections(call.core, call.caller), event.url)),
+    }),
+  );
+  app.get('/v1/connections/:id/templates', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'templates.read',
+      bucket: 'templates',
+      run: (call) => ok(paginate(listTemplates(call.core, call.caller, param(event.url, 3)), event.url)),
+    }),
+  );
+  app.get('/v1/messages/:id', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'messages.read',
+      run: (call) => ok(getMessage(call.core, call.caller, param(event.url, 3))),
+    }),
+  );
+  app.post('/v1/messages', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'messages.send',
+      bucket: 'sends',
+      readsBody: true,
+      beforeBody: markInFlight,
+      run: send,
+    }),
+  );
+  app.post('/v1/sandbox/events', (event) =>
+    runV1(getCore(), event.req, {
+      scope: 'sandbox.events.create',
+      sandboxOnly: true,
+      readsBody: true,
+      run: (call) => ({ status: 202, body: createSandboxEvent(call.core, call.caller, call.body) }),
+    }),
+  );
+}
+
+/** The decoded path segment at `index` (`/v1/messages/{id}` → index 3). */
+function param(url: URL, index: number): string {
+  const raw = url.pathname.split('/')[index] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Marks this key's Idempotency-Key as in flight while the body is read, so a second request
+ * with it meanwhile gets 409 `idempotency_key_in_use` (DESIGN §2).
+ */
+function markInFlight(core: EmulatorCore, request: Request) {
+  const header = request.headers.get('idempotency-key');
+  const token = bearerToken(request.headers.get('authorization'));
+  const key = header && token ? core.findKey(token) : undefined;
+  if (!key || !header) return { prepared: false, release: () => {} };
+  const slot = idempotencySlot(key.id, header);
+  if (core.inFlight.has(slot)) return { prepared: true, release: () => {} };
+  core.inFlight.add(slot);
+  return { prepared: false, release: () => core.inFlight.delete(slot) };
+}
+
+function send(call: V1Call): V1Result {
+  const { core, caller } = call;
+  const idempotencyKey = parseIdempotencyKey(call.request.headers.get('idempotency-key'));
+  if (call.prepared === true) throw inUseError();
+  const slot = idempotencySlot(caller.key.id, idempotencyKey);
+  const fingerprint = bodyFingerprint(call.body);
+  const now = core.now();
+  const replay = findReplay(core.state.idempotency, slot, fingerprint, now);
+  const original = replay && core.state.messages[replay.message_id];
+  if (original) {
+    call.charge = ['requests'];
+    return { status: 202, body: acceptedView(original), headers: { 'idempotent-replayed': 'true' } };
+  }
+  rejectIfExhausted(core, caller.key.id, ['sends'], now);
+  const params = parseSendParams(call.body);
+  const record = sendMessage(core, caller, params, (message) => {
+    const entry: IdempotencyRecord = {
+      key_id: caller.key.id,
+      fingerprint,
+      message_id: message.id,
+      created_at: now,
+    };
+    core.state.idempotency[slot] = entry;
+    return [{ c: 'idempotency', id: slot, v: entry }];
+  });
+  return { status: 202, body: acceptedView(record) };
+}

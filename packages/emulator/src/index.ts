@@ -1,0 +1,23 @@
+export type { Clock, ClockMode, ScheduledJob, Scheduler } from './clock/clock-types';
+export type { EmulatorControl } from './core/control';
+export {
+  DEFAULT_APPLICATION_ID,
+  DEFAULT_SANDBOX_KEY,
+  DEFAULT_WORKSPACE_ID,
+} from './core/defaults';
+export { DAILY_SEND_LIMIT } from './domain/daily-cap';
+export { LIVE_STEPS, SANDBOX_STEPS, type StatusStep } from './domain/message-lifecycle';
+export { RATE_LIMITS } from './domain/rate-limit-window';
+export {
+  SANDBOX_ACTIVE_CONNECTION_ID,
+  SANDBOX_CONNECTIONS,
+  SANDBOX_DISCONNECTED_CONNECTION_ID,
+  SYNTHETIC_INBOUND_TEXT,
+  SYNTHETIC_SENDER,
+  TEMPLATE_DEFINITIONS,
+} from './domain/sandbox-fixtures';
+export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/create-emulator';
+export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server/start-server';
+export { parseSeed, SeedError } from './store/parse-seed';
+export type { SeedApplication, SeedFile, SeedWorkspace } from './store/seed-types';
+export { WEBHOOK_TEST_MESSAGE } from './webhooks/webhook-test-event';

@@ -1,0 +1,115 @@
+import type { EmulatorServerOptions } from './start-server';
+
+/** The parsed command line of `parley-emulator`. */
+export interface CliFlags {
+  server: EmulatorServerOptions;
+  seedFile?: string;
+  json: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+/** A command line that cannot be used; the bin prints the message and exits with 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The `--help` text. */
+export const USAGE = `Usage: parley-emulator [options]
+
+Runs the whole Parley sandbox locally: the /v1 API, signed webhooks, the control API and a web console.
+
+Options:
+  --port <n>                  port to listen on (default 4010; 0 picks a free one)
+  --host <host>               address to bind (default 127.0.0.1)
+  --data-dir <dir>            keep state in this directory across restarts (default: in memory)
+  --clock <real|frozen>       real follows the wall clock; frozen moves only via POST /_emulator/clock/advance (default real)
+  --url-policy <local|strict> local also accepts http(s) webhook URLs on loopback hosts; strict is production's rule (default local)
+  --rate-limits <on|off>      per-minute rate limits (default on)
+  --seed <file>               JSON file of workspaces, applications, keys and endpoints to create at start
+  --json                      print one JSON ready line instead of the human summary
+  -h, --help                  show this help
+  -v, --version               show the version
+`;
+
+const CHOICES = {
+  clock: ['real', 'frozen'],
+  'url-policy': ['local', 'strict'],
+  'rate-limits': ['on', 'off'],
+} as const;
+
+const VALUE_FLAGS = new Set(['port', 'host', 'data-dir', 'clock', 'url-policy', 'rate-limits', 'seed']);
+
+/** Parses `argv` (without node and the script); throws {@link UsageError} with a clear message. */
+export function parseCliFlags(argv: readonly string[]): CliFlags {
+  const flags: CliFlags = { server: {}, json: false, help: false, version: false };
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '-h' || arg === '--help') flags.help = true;
+    else if (arg === '-v' || arg === '--version') flags.version = true;
+    else if (arg === '--json') flags.json = true;
+    else if (arg.startsWith('--')) {
+      const equals = arg.indexOf('=');
+      const name = arg.slice(2, equals === -1 ? undefined : equals);
+      if (!VALUE_FLAGS.has(name))
+        throw new UsageError(`Unknown option --${name}. Run parley-emulator --help.`);
+      let value: string | undefined;
+      if (equals !== -1) value = arg.slice(equals + 1);
+      else {
+        value = argv[index + 1];
+        index++;
+      }
+      if (value === undefined || value === '' || (equals === -1 && value.startsWith('--'))) {
+        throw new UsageError(`Option --${name} needs a value.`);
+      }
+      applyFlag(flags, name, value);
+    } else {
+      throw new UsageError(`Unexpected argument ${JSON.stringify(arg)}. Run parley-emulator --help.`);
+    }
+  }
+  return flags;
+}
+
+function choice<Name extends keyof typeof CHOICES>(
+  name: Name,
+  value: string,
+): (typeof CHOICES)[Name][number] {
+  if (!(CHOICES[name] as readonly string[]).includes(value)) {
+    throw new UsageError(
+      `--${name} must be one of ${CHOICES[name].join(', ')} (got ${JSON.stringify(value)}).`,
+    );
+  }
+  return value as (typeof CHOICES)[Name][number];
+}
+
+function applyFlag(flags: CliFlags, name: string, value: string): void {
+  const server = flags.server;
+  switch (name) {
+    case 'port': {
+      const port = Number(value);
+      if (!/^\d+$/.test(value) || port > 65_535) {
+        throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)}).`);
+      }
+      server.port = port;
+      return;
+    }
+    case 'host':
+      server.host = value;
+      return;
+    case 'data-dir':
+      server.dataDir = value;
+      return;
+    case 'clock':
+      server.clock = choice('clock', value);
+      return;
+    case 'url-policy':
+      server.urlPolicy = choice('url-policy', value);
+      return;
+    case 'rate-limits':
+      server.rateLimits = choice('rate-limits', value) === 'on';
+      return;
+    case 'seed':
+      flags.seedFile = value;
+      return;
+  }
+}

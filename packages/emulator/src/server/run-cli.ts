@@ -1,0 +1,77 @@
+import { EMULATOR_VERSION } from '../emulator/version';
+import { parseCliFlags, USAGE, UsageError } from './cli-flags';
+import { type EmulatorServer, startEmulatorServer } from './start-server';
+
+/** Where the bin writes and how it ends; injected so tests can run it in process. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/**
+ * Runs `parley-emulator`: returns the exit code for a usage error or a failed start (2 and 1),
+ * or the running server.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number | EmulatorServer> {
+  let flags: ReturnType<typeof parseCliFlags>;
+  try {
+    flags = parseCliFlags(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`parley-emulator: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (flags.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (flags.version) {
+    io.out(EMULATOR_VERSION);
+    return 0;
+  }
+  const options = { ...flags.server };
+  if (flags.seedFile) {
+    try {
+      const { readSeedFile } = await import('../store/read-seed-file');
+      Object.assign(options, { seed: await readSeedFile(flags.seedFile) });
+    } catch (error) {
+      io.err(`parley-emulator: ${(error as Error).message}`);
+      return 2;
+    }
+  }
+  let server: EmulatorServer;
+  try {
+    server = await startEmulatorServer(options);
+  } catch (error) {
+    io.err(`parley-emulator: could not start: ${(error as Error).message}`);
+    return 1;
+  }
+  if (flags.json) {
+    io.out(
+      JSON.stringify({
+        ready: true,
+        base_url: server.baseUrl,
+        console_url: server.consoleUrl,
+        control_url: server.controlUrl,
+        sandbox_key: server.sandboxKey,
+      }),
+    );
+  } else {
+    const settings = [
+      `clock ${options.clock ?? 'real'}`,
+      `URL policy ${options.urlPolicy ?? 'local'}`,
+      `rate limits ${options.rateLimits === false ? 'off' : 'on'}`,
+      options.dataDir ? `data in ${options.dataDir}` : 'data in memory',
+    ].join(' · ');
+    io.out(`Parley emulator ${EMULATOR_VERSION}`);
+    io.out(`  API base URL  ${server.baseUrl}`);
+    io.out(`  Console       ${server.consoleUrl}`);
+    io.out(`  Control API   ${server.controlUrl}`);
+    io.out(`  Sandbox key   ${server.sandboxKey}`);
+    io.out(`  ${settings}`);
+    io.out(`Parley emulator ready on ${server.url} (Ctrl+C to stop)`);
+  }
+  return server;
+}

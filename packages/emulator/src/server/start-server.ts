@@ -1,0 +1,66 @@
+import { toNodeHandler } from 'h3/node';
+import { listen } from 'listhen';
+import { assembleEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
+
+/** Options of {@link startEmulatorServer}: where to listen plus every emulator option. */
+export interface EmulatorServerOptions extends EmulatorOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+}
+
+/** A listening emulator. */
+export interface EmulatorServer {
+  /** `http://127.0.0.1:4010` (no trailing slash). */
+  url: string;
+  /** The API base URL: `url` + `/v1`. */
+  baseUrl: string;
+  /** The web console: `url` + `/`. */
+  consoleUrl: string;
+  /** The control API: `url` + `/_emulator`. */
+  controlUrl: string;
+  sandboxKey: string;
+  emulator: Emulator;
+  /** Stops listening, then persists and closes the emulator. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator on a real socket (listhen, bound to 127.0.0.1 by default), with the
+ * DNS-rebinding guard on.
+ */
+export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
+  const { port = 4010, host = '127.0.0.1', ...emulatorOptions } = options;
+  const { emulator, app } = assembleEmulator(emulatorOptions, { hostGuard: true });
+  await emulator.ready;
+  const listener = await listen(toNodeHandler(app), {
+    port: { port, random: port === 0, alternativePortRange: [], portRange: [], verbose: false },
+    hostname: host,
+    showURL: false,
+    autoClose: false,
+    public: false,
+    open: false,
+    clipboard: false,
+    qr: false,
+  } as never);
+  const address = listener.address;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    consoleUrl: `${url}/`,
+    controlUrl: `${url}/_emulator`,
+    sandboxKey: emulator.sandboxKey,
+    emulator,
+    close: () => {
+      closing ??= (async () => {
+        await listener.close();
+        await emulator.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type { Connection, Environment, Message, WebhookEvent } from '@parley/sdk';
+import type { KeyRecord } from '../domain/api-keys';
+import type { RateLimitState } from '../domain/rate-limit-window';
+import { createWebhooksState, type WebhooksState } from '../webhooks/webhook-service';
+
+/** An isolated tenant. */
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  created_at: string;
+  /** When the developer agreement was accepted (first live key), or null. */
+  agreement_accepted_at: string | null;
+}
+
+/** An application of a workspace, in one environment. */
+export interface ApplicationRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  environment: Environment;
+  created_at: string;
+}
+
+/** A simulated live connection (sandbox connections are fixed fixtures, never stored). */
+export interface ConnectionRecord extends Connection {
+  application_id: string;
+}
+
+/** A message with what the emulator needs to move it along. */
+export interface MessageRecord {
+  message: Message;
+  application_id: string;
+  workspace_id: string;
+  /** Emulator time of acceptance in ms; statuses are a function of age from here. */
+  accepted_at: number;
+  /** Statuses whose `message.status_updated` event has been emitted. */
+  emitted: string[];
+}
+
+/** A stored idempotent send: enough to answer the same 202 again. */
+export interface IdempotencyRecord {
+  key_id: string;
+  /** SHA-256 of the canonical JSON of the request body. */
+  fingerprint: string;
+  message_id: string;
+  created_at: number;
+}
+
+/** A recent event and the applications it was routed to. */
+export interface EventRecord {
+  event: WebhookEvent;
+  application_ids: string[];
+}
+
+/** The whole persisted state: plain JSON. */
+export interface EmulatorState {
+  version: 1;
+  workspaces: Record<string, WorkspaceRecord>;
+  applications: Record<string, ApplicationRecord>;
+  keys: Record<string, KeyRecord>;
+  connections: Record<string, ConnectionRecord>;
+  messages: Record<string, MessageRecord>;
+  /** By `${key_id}\n${idempotency key}`. */
+  idempotency: Record<string, IdempotencyRecord>;
+  /** Opening time (ms) of each sender's 24 h window, by `${connection_id}\n${sender}`. */
+  windows: Record<string, number>;
+  /** Accepted live sends per workspace and UTC day. */
+  daily_sends: Record<string, { day: string; count: number }>;
+  rate_limits: RateLimitState;
+  /** Most recent last, at most {@link MAX_RECENT_EVENTS}. */
+  events: EventRecord[];
+  webhooks: WebhooksState;
+}
+
+/** How many recent events `GET /_emulator/events` can show. */
+export const MAX_RECENT_EVENTS = 500;
+
+/** An empty state. */
+export function createEmptyState(): EmulatorState {
+  return {
+    version: 1,
+    workspaces: {},
+    applications: {},
+    keys: {},
+    connections: {},
+    messages: {},
+    idempotency: {},
+    windows: {},
+    daily_sends: {},
+    rate_limits: {},
+    events: [],
+    webhooks: createWebhooksState(),
+  };
+}
