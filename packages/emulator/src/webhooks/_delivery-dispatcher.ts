@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signWebhook, type WebhookEventType } from '@parley/sdk';
 import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
+import { EndpointLanes } from './_endpoint-lanes';
 import type { DeliveryRecord, EndpointRecord, WebhooksState } from './_webhook-records';
 import { type AttemptOutcome, sendDeliveryAttempt } from './delivery-attempt';
 import { MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry-schedule';
@@ -26,6 +27,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export const KEPT_FINISHED_DELIVERIES = 10_000;
 
+/** Attempts in flight at once to one endpoint; the rest of a burst waits its turn. */
+export const PARALLEL_ATTEMPTS_PER_ENDPOINT = 8;
+
 /**
  * Runs deliveries: each attempt is a scheduler job (so a frozen clock controls it), and each
  * runs on its own promise, so one slow receiver never holds up another delivery.
@@ -35,6 +39,7 @@ export class DeliveryDispatcher {
   readonly #timers = new Map<string, ScheduledJob>();
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #closing = new AbortController();
+  readonly #lanes = new EndpointLanes(PARALLEL_ATTEMPTS_PER_ENDPOINT);
   #finished: string[] = [];
 
   constructor(deps: DispatcherDeps) {
@@ -115,15 +120,26 @@ export class DeliveryDispatcher {
   // Deliberately returns nothing: the scheduler must not wait for the network.
   #start(deliveryId: string): void {
     this.#timers.delete(deliveryId);
-    const state = this.#deps.getState();
-    const delivery = state.deliveries[deliveryId];
-    const endpoint = delivery && state.endpoints[delivery.endpoint_id];
-    if (!delivery || !endpoint || delivery.status !== 'pending' || this.#inFlight.has(deliveryId)) return;
-    if (this.#closing.signal.aborted) return;
-    const attempt = this.#attempt(delivery, endpoint, this.#deps.clock.now()).finally(() =>
-      this.#inFlight.delete(deliveryId),
-    );
+    const delivery = this.#deps.getState().deliveries[deliveryId];
+    if (delivery?.status !== 'pending' || this.#inFlight.has(deliveryId) || this.#closing.signal.aborted)
+      return;
+    const attempt = this.#run(delivery).finally(() => this.#inFlight.delete(deliveryId));
     this.#inFlight.set(deliveryId, attempt);
+  }
+
+  async #run(delivery: DeliveryRecord): Promise<void> {
+    const lane = delivery.endpoint_id;
+    const waiting = this.#lanes.acquire(lane);
+    if (waiting) await waiting;
+    try {
+      // Read again after waiting: the endpoint may be gone, or the whole state replaced.
+      const state = this.#deps.getState();
+      const endpoint = state.endpoints[delivery.endpoint_id];
+      if (!endpoint || state.deliveries[delivery.id] !== delivery || this.#closing.signal.aborted) return;
+      await this.#attempt(delivery, endpoint, this.#deps.clock.now());
+    } finally {
+      this.#lanes.release(lane);
+    }
   }
 
   async #attempt(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { PARALLEL_ATTEMPTS_PER_ENDPOINT } from './_delivery-dispatcher';
 import { APP, connectionEvent, deliveryOf, expectedSignature, receiver, setup } from './_test-harness';
 
 describe('WebhookService deliveries', () => {
@@ -180,5 +181,28 @@ describe('WebhookService deliveries', () => {
         { status_code: null, error: expect.stringContaining('resolves to 10.0.0.7, a private address') },
       ],
     });
+  });
+
+  it('sends a burst to one endpoint at most 8 at a time, all of them delivered', async () => {
+    const { service, step } = setup();
+    let open = 0;
+    let mostOpen = 0;
+    const hook = await receiver((response) => {
+      open++;
+      mostOpen = Math.max(mostOpen, open);
+      setTimeout(() => {
+        open--;
+        response.end('ok');
+      }, 20);
+    });
+    const endpoint = await service.createEndpoint(APP, { url: hook.url, events: ['connection.connected'] });
+    for (let index = 0; index < 30; index++) service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    expect(hook.requests).toHaveLength(30);
+    expect(mostOpen).toBeGreaterThan(1);
+    expect(mostOpen).toBeLessThanOrEqual(PARALLEL_ATTEMPTS_PER_ENDPOINT);
+    const statuses = service.listDeliveries({ endpointId: endpoint.id }).map((delivery) => delivery.status);
+    expect(statuses).toEqual(Array(30).fill('delivered'));
   });
 });
