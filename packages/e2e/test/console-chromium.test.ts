@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { Parley, verifyWebhook } from '@parley/sdk';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function startReceiver() {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', () => {
+  let server: EmulatorServer;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+    receiver = await startReceiver();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await receiver?.close();
+  });
+
+  const status = () => page.locator('#status-message');
+  const advance = async (label: string) => {
+    await page.getByRole('button', { name: label, exact: true }).click();
+    await status().filter({ hasText: 'Clock advanced' }).waitFor();
+    await server.emulator.idle();
+  };
+
+  it('creates an app, a key shown once, an endpoint that receives a test event, and follows a message', async () => {
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(server.consoleUrl);
+    await expect(page.title()).resolves.toBe('Parley emulator console');
+    expect(await page.locator('#clock-mode').textContent()).toBe('frozen');
+
+    await page.getByText('New application').click();
+    await page.getByLabel('Name').fill('Console test app');
+    await page.getByLabel('Environment').selectOption('sandbox');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    await status().filter({ hasText: 'Application Console test app (sandbox) created.' }).waitFor();
+    const selected = await page.locator('#app-select option:checked').textContent();
+    expect(selected).toBe('Console test app (sandbox)');
+
+    expect(await page.locator('#key-agreement-field').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const keyValue = page.locator('#key-secret code[data-secret]');
+    await keyValue.waitFor();
+    const key = (await keyValue.textContent()) ?? '';
+    expect(key).toMatch(/^prl_sandbox_[0-9A-Za-z]{32}$/);
+    await expect(page.getByRole('button', { name: 'Copy api key' }).isVisible()).resolves.toBe(true);
+
+    await page.reload();
+    await page.locator('#usage-list table').waitFor();
+    expect(await page.locator('#app-select option:checked').textContent()).toBe('Console test app (sandbox)');
+    expect(await page.locator('#key-secret').innerHTML()).toBe('');
+    expect(await page.content()).not.toContain(key);
+    expect(await page.locator('#usage-list code').first().textContent()).toMatch(/^prl_sandbox_/);
+
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secretValue = page.locator('#endpoint-secret code[data-secret]');
+    await secretValue.waitFor();
+    const secret = (await secretValue.textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    const row = page.locator('#endpoint-list tr', { hasText: receiver.url });
+    await row.waitFor();
+
+    await row.getByRole('button', { name: 'Send test' }).click();
+    await status()
+      .filter({ hasText: /^Test event evt_[0-9a-f]{32} queued\.$/ })
+      .waitFor();
+    const eventId = /evt_[0-9a-f]{32}/.exec((await status().textContent()) ?? '')![0];
+    await advance('+1 s');
+    await page
+      .locator('#delivery-list tr', { hasText: eventId })
+      .locator('.badge', { hasText: 'delivered' })
+      .waitFor();
+    const testDelivery = receiver.received.find((request) => request.headers['parley-event-id'] === eventId)!;
+    const event = await verifyWebhook(testDelivery.body, testDelivery.headers, secret, {
+      now: server.emulator.clock.now(),
+    });
+    expect(event.type).toBe('webhook.test');
+
+    const parley = new Parley({ apiKey: key, baseUrl: server.baseUrl, maxRetries: 0 });
+    const [connection] = (await parley.connections.list()).data;
+    const message = await parley.messages.send({
+      connection_id: connection!.id,
+      to: '+33612345678',
+      type: 'text',
+      text: 'Bonjour from the console test',
+    });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const messageRow = page.locator(`#message-list tr[data-message-id="${message.id}"]`);
+    await messageRow.locator('.badge', { hasText: 'queued' }).waitFor();
+    await advance('+5 s');
+    await messageRow.locator('.badge', { hasText: 'delivered' }).waitFor();
+
+    await page.screenshot({ path: '/tmp/console.png', fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+});
