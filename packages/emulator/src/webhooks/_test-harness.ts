@@ -2,7 +2,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Connection, WebhookEvent } from '@parley/sdk';
 import { afterEach, expect } from 'vitest';
-import { createTestClock } from './_test-clock';
+import { createTimeline } from '../clock/create-timeline';
 import { startReceiver, type TestReceiver } from './_test-receiver';
 import type { HostResolver } from './url-policy';
 import { createWebhooksState, WebhookService, type WebhooksState } from './webhook-service';
@@ -49,7 +49,7 @@ afterEach(async () => {
 export function setup(
   options: { attemptTimeoutMs?: number; urlPolicy?: 'local' | 'strict'; resolveHost?: HostResolver } = {},
 ) {
-  const { clock, scheduler } = createTestClock();
+  const { clock, scheduler } = createTimeline({ mode: 'frozen', now: Date.parse('2026-11-01T09:00:00Z') });
   let state: WebhooksState = createWebhooksState();
   let changes = 0;
   const service = new WebhookService({

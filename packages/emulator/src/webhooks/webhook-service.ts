@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, type WebhookEvent } from '@parley/sdk';
 import type { Clock, Scheduler } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
+import { formatTimestamp } from '../domain/ids';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
 import {
@@ -70,7 +71,7 @@ export class WebhookService {
       url,
       events: fields.events,
       active: fields.active,
-      created_at: new Date(this.#deps.clock.now()).toISOString(),
+      created_at: formatTimestamp(this.#deps.clock.now()),
       secret: generateSigningSecret(),
       previous_secret: null,
     };
