@@ -15,6 +15,7 @@ interface Received {
 
 async function startReceiver() {
   const received: Received[] = [];
+  const answer = { status: 200 };
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
@@ -23,6 +24,7 @@ async function startReceiver() {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
+      response.statusCode = answer.status;
       response.end('ok');
     });
   });
@@ -31,6 +33,7 @@ async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
     received,
+    answer,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -144,5 +147,57 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', () => {
 
     await page.screenshot({ path: '/tmp/console.png', fullPage: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('shows refusals as alerts, asks for the agreement on a live key, and replays a failed delivery', async () => {
+    await page.goto(server.consoleUrl);
+    await page.getByText('New application').click();
+    await page.getByLabel('Name').fill('Live console app');
+    await page.getByLabel('Environment').selectOption('live');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    await status().filter({ hasText: 'Live console app (live) created.' }).waitFor();
+
+    const agreement = page.getByLabel(/I accept the developer agreement/);
+    expect(await agreement.isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'agreement_required' }).waitFor();
+    await agreement.check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.locator('#key-secret code[data-secret]').textContent()).toMatch(
+      /^prl_live_[0-9A-Za-z]{32}$/,
+    );
+
+    await page.getByLabel('URL').fill('http://10.0.0.1:8080/hooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('alert').filter({ hasText: 'invalid_url' }).waitFor();
+
+    receiver.answer.status = 500;
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const row = page.locator('#endpoint-list tr', { hasText: receiver.url });
+    await row.getByRole('button', { name: 'Send test' }).click();
+    await status()
+      .filter({ hasText: /^Test event evt_/ })
+      .waitFor();
+    const eventId = /evt_[0-9a-f]{32}/.exec((await status().textContent()) ?? '')![0];
+    for (let attempt = 0; attempt < 12; attempt++) {
+      await server.emulator.clock.advance(6 * 60 * 60 * 1000);
+      await server.emulator.idle();
+    }
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const failedRow = page.locator('#delivery-list tr', { hasText: eventId }).filter({ hasText: 'failed' });
+    await failedRow.waitFor();
+    expect(await failedRow.locator('summary').textContent()).toBe('12 · last: HTTP 500');
+
+    receiver.answer.status = 200;
+    await failedRow.getByRole('button', { name: 'Replay' }).click();
+    await status().filter({ hasText: 'Replay queued' }).waitFor();
+    await advance('+1 s');
+    await page
+      .locator('#delivery-list tr', { hasText: eventId })
+      .locator('.badge', { hasText: 'delivered' })
+      .waitFor();
+    const attempts = receiver.received.filter((request) => request.headers['parley-event-id'] === eventId);
+    expect(attempts.map((request) => request.body)).toEqual(Array(13).fill(attempts[0]!.body));
   });
 });
