@@ -27,6 +27,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 export const KEPT_FINISHED_DELIVERIES = 10_000;
 
+/** Sent with every delivery, so receivers and their logs can tell webhook traffic apart. */
+export const WEBHOOK_USER_AGENT = 'Parley-Webhooks/1.0 (emulator)';
+
 /** Attempts in flight at once to one endpoint; the rest of a burst waits its turn. */
 export const PARALLEL_ATTEMPTS_PER_ENDPOINT = 8;
 
@@ -190,7 +193,7 @@ export class DeliveryDispatcher {
       return await sendDeliveryAttempt({
         url: endpoint.url,
         body: delivery.body,
-        headers: { 'content-type': 'application/json', ...signed },
+        headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed },
         timeoutMs: this.#deps.attemptTimeoutMs,
         signal: this.#closing.signal,
       });

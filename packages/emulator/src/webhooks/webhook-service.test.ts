@@ -23,6 +23,7 @@ describe('WebhookService deliveries', () => {
       `"status":"active","waba_id":"1029384756"}},"id":"${event.id}","livemode":false,"type":"connection.connected"}`;
     expect(request.body.equals(Buffer.from(expectedBody, 'utf8'))).toBe(true);
     expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['user-agent']).toBe('Parley-Webhooks/1.0 (emulator)');
     expect(request.headers['parley-event-id']).toBe(event.id);
     expect(request.headers['parley-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
     expect(request.headers['parley-signature']).toBe(
