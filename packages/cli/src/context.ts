@@ -24,8 +24,8 @@ export interface CommandContext {
   env: Record<string, string | undefined>;
   /** Aborted on SIGINT/SIGTERM for the commands that keep running (listen, --wait, --watch). */
   signal: AbortSignal;
-  /** Replaces the global fetch of the SDK and control-API calls (tests: an in-process emulator). */
-  fetch?: typeof fetch;
+  /** Replaces the network for the SDK and control-API calls (tests: an in-process emulator's `fetch`). */
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 /** Options that describe the context; every field has a default taken from the process. */

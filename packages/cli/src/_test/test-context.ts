@@ -38,3 +38,13 @@ export async function temporaryConfigHome(): Promise<{ dir: string; cleanup: () 
   const dir = await mkdtemp(join(tmpdir(), 'parley-cli-test-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/** A loopback port nothing listens on (bound once, then released). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -70,9 +70,17 @@ function wireMessage(error: APIError): string {
   return error.message.replace(/ \(\d{3} [^()]*\)$/, '');
 }
 
+// The SDK wraps ky's error, which wraps fetch's TypeError, which wraps the socket error: the
+// innermost error code (ECONNREFUSED, ENOTFOUND) says what happened.
 function causeOf(error: Error): string {
-  const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
-  return cause?.cause?.code ?? cause?.message ?? error.message;
+  let current: unknown = error;
+  let code: string | undefined;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    const candidate = (current as { code?: unknown }).code;
+    if (typeof candidate === 'string') code = candidate;
+    current = current.cause;
+  }
+  return code ?? error.message;
 }
 
 function withCode(code: typeof EXIT.config, wireCode: string, message: string): ExitError {

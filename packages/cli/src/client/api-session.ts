@@ -31,10 +31,14 @@ export async function openApiSession(options: ClientOptions, context: CommandCon
       apiKey: credentials.apiKey,
       baseUrl: credentials.baseUrl,
       maxRetryAfter: 0,
-      ...(context.fetch ? { fetch: context.fetch } : {}),
+      ...(context.fetch ? { fetch: requestFetch(context.fetch) } : {}),
     });
   } catch (error) {
     throw apiErrorToExit(error, credentials);
   }
   return { client, credentials, call };
+}
+
+function requestFetch(handle: (request: Request) => Promise<Response>) {
+  return (input: string | URL | Request, init?: RequestInit) => handle(new Request(input, init));
 }

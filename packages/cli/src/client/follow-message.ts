@@ -55,7 +55,7 @@ export async function followMessage(
       progress.done(line());
       return message;
     }
-    progress.update(line());
+    progress.update(line(), trail.join(' '));
     if (Date.now() - started >= options.timeoutMs) {
       progress.done(line());
       throw new ExitError(

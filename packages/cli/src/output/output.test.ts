@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from './style';
@@ -14,7 +15,8 @@ describe('renderTable', () => {
         ['bbbb', style.gray('disconnected'), 'Second'],
       ],
     );
-    const plain = table.replace(/\u001b\[\d+m/g, '');
+    const plain = stripVTControlCharacters(table);
+    expect(plain).not.toBe(table);
     expect(plain.split('\n')).toEqual([
       'ID    STATUS        NAME',
       'a     active        First',

@@ -4,7 +4,8 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 
 /** A status line on stderr: rewritten in place on a terminal, one line per change otherwise. */
 export interface ProgressLine {
-  update(text: string): void;
+  /** Shows `text`; off a terminal a new line is written only when `key` changes (not every tick). */
+  update(text: string, key?: string): void;
   /** Replaces the line with a final one and ends it. */
   done(text: string): void;
 }
@@ -20,12 +21,12 @@ export function createProgressLine(context: CommandContext): ProgressLine {
   if (context.json) return { update() {}, done() {} };
   if (!stream.isTTY) {
     return {
-      update(text) {
-        if (text !== last) stream.write(`${text}\n`);
-        last = text;
+      update(text, key = text) {
+        if (key !== last) stream.write(`${text}\n`);
+        last = key;
       },
       done(text) {
-        if (text !== last) stream.write(`${text}\n`);
+        stream.write(`${text}\n`);
       },
     };
   }

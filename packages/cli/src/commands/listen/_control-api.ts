@@ -12,16 +12,16 @@ export interface TemporaryEndpoint {
  * The emulator's control API at the origin of the API base URL (DESIGN §4). Only the emulator
  * has it: against any other server the first call explains that `listen` needs the emulator.
  */
-export function controlApi(baseUrl: string, fetchFunction: typeof fetch) {
+export function controlApi(baseUrl: string, fetchFunction: (request: Request) => Promise<Response>) {
   const origin = new URL(baseUrl).origin;
   const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
     try {
-      return await fetchFunction(`${origin}/_emulator/${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-      });
+      const init: RequestInit = { method };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        init.headers = { 'content-type': 'application/json' };
+      }
+      return await fetchFunction(new Request(`${origin}/_emulator/${path}`, init));
     } catch (error) {
       throw new ExitError(
         EXIT.config,

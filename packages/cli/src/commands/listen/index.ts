@@ -34,7 +34,7 @@ export async function listen(options: ListenOptions, context: CommandContext): P
   const events = eventTypes(options.events);
   const api = await openApiSession(options, context);
   const status = await api.call((client) => client.status.get());
-  const control = controlApi(api.credentials.baseUrl, context.fetch ?? fetch);
+  const control = controlApi(api.credentials.baseUrl, context.fetch ?? ((request) => fetch(request)));
   const report = createListenReporter(context, { printSecretOnly: options.printSecret === true });
   let secret = '';
   let deliveries = 0;

@@ -1,0 +1,142 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
+import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emulatorContext } from '../../_test/emulator-context';
+import { closedPort } from '../../_test/test-context';
+import { trigger } from '../trigger/index';
+import { listen } from './index';
+
+/** A local app that verifies each delivery with the SDK, like a user's receiver. */
+async function startApp(secret: () => string, answer = 200) {
+  const received: { event?: WebhookEvent; error?: string; headers: IncomingHttpHeaders; raw: string }[] = [];
+  const server = createServer(async (request, response) => {
+    const raw = (await buffer(request)).toString('utf8');
+    try {
+      received.push({
+        event: await verifyWebhook(raw, request.headers, secret()),
+        headers: request.headers,
+        raw,
+      });
+      response.writeHead(answer).end();
+    } catch (error) {
+      received.push({ error: String(error), headers: request.headers, raw });
+      response.writeHead(400).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/webhooks`, received, close: () => server.close() };
+}
+
+/** Starts listen, keeping a failure as the awaited value so it never goes unhandled. */
+function listenUntilAborted(...args: Parameters<typeof listen>) {
+  return listen(...args).catch((error: unknown) => error);
+}
+
+describe('parley listen', () => {
+  const { emulator, context } = emulatorContext();
+  afterAll(() => emulator.close());
+  let controller: AbortController;
+  beforeEach(() => {
+    controller = new AbortController();
+  });
+  afterEach(() => controller.abort());
+
+  it('forwards a triggered event unchanged to the app, which verifies it with the SDK', async () => {
+    let secret = '';
+    const app = await startApp(() => secret);
+    const run = context({ json: true, signal: controller.signal });
+    const listening = listenUntilAborted(
+      { forwardTo: app.url, events: 'message.received,webhook.test' },
+      run,
+    );
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'));
+    const ready = JSON.parse(run.stdout.text().split('\n')[0]!);
+    expect(ready).toMatchObject({
+      secret: expect.stringMatching(/^whsec_/),
+      events: ['message.received', 'webhook.test'],
+    });
+    secret = ready.secret;
+
+    const queued = await trigger({ eventType: 'message.received' }, context());
+    expect(queued.deliveries_queued).toBe(1);
+    await emulator.clock.advance(0);
+    await vi.waitFor(() => expect(app.received).toHaveLength(1));
+    expect(app.received[0]?.event).toMatchObject({ id: queued.id, type: 'message.received' });
+    expect(app.received[0]?.headers['parley-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2));
+    const line = JSON.parse(run.stdout.text().trim().split('\n')[1]!);
+    expect(line).toMatchObject({
+      event_id: queued.id,
+      type: 'message.received',
+      verified: true,
+      forward: { url: app.url, status: 200, error: null },
+    });
+
+    controller.abort();
+    expect(await listening).toEqual({ endpoint_id: ready.endpoint_id, deliveries: 1 });
+    expect(run.stderr.text()).toContain('temporary endpoint removed');
+    const endpoints = await emulator.fetch(
+      new Request(`http://127.0.0.1:4010/_emulator/endpoints?application_id=${ready.application_id}`),
+    );
+    expect(
+      ((await endpoints.json()) as { data: { id: string }[] }).data.map((endpoint) => endpoint.id),
+    ).not.toContain(ready.endpoint_id);
+    app.close();
+  });
+
+  it('prints the secret first, then a ready line and one line per event and answer', async () => {
+    const app = await startApp(() => 'whsec_wrongwrongwrongwrongwrongwrongwr', 200);
+    const run = context({ signal: controller.signal });
+    const listening = listenUntilAborted({ forwardTo: app.url }, run);
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('Ready!'));
+    expect(run.stdout.text()).toMatch(/^Signing secret: whsec_\w+\nReady! Forwarding all events to /);
+    await trigger({ eventType: 'webhook.test' }, context());
+    await emulator.clock.advance(0);
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('→ 400 from'));
+    expect(run.stdout.text()).toMatch(/\d\d:\d\d:\d\d {2}webhook\.test {2}evt_[0-9a-f]{32} {2}✓ verified/);
+    controller.abort();
+    await listening;
+    app.close();
+  });
+
+  it('with --print-secret writes only the secret on stdout', async () => {
+    const app = await startApp(() => '');
+    const run = context({ signal: controller.signal });
+    const listening = listenUntilAborted({ forwardTo: app.url, printSecret: true }, run);
+    await vi.waitFor(() => expect(run.stderr.text()).toContain('Ready!'));
+    expect(run.stdout.text()).toMatch(/^whsec_\w+\n$/);
+    controller.abort();
+    await listening;
+    app.close();
+  });
+
+  it('answers the emulator 502 when the app is down, so the emulator retries', async () => {
+    const run = context({ json: true, signal: controller.signal });
+    const listening = listenUntilAborted(
+      { forwardTo: `http://127.0.0.1:${await closedPort()}/webhooks`, events: 'webhook.test' },
+      run,
+    );
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'));
+    await trigger({ eventType: 'webhook.test' }, context());
+    await emulator.clock.advance(0);
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2));
+    const line = JSON.parse(run.stdout.text().trim().split('\n')[1]!);
+    expect(line.forward).toMatchObject({ status: null, error: 'ECONNREFUSED' });
+    controller.abort();
+    await listening;
+  });
+
+  it('refuses a bad --forward-to or unknown event type (exit 2) before registering anything', async () => {
+    await expect(listen({ forwardTo: 'ftp://x' }, context())).rejects.toMatchObject({ code: 2 });
+    await expect(
+      listen({ forwardTo: 'http://127.0.0.1:1/', events: 'nope' }, context()),
+    ).rejects.toMatchObject({
+      code: 2,
+      message: expect.stringContaining('unknown event type nope'),
+    });
+  });
+});
