@@ -109,6 +109,25 @@ describe('docs/openapi.yaml', () => {
     }
   });
 
+  it('has request examples that are valid against their own schemas', () => {
+    const ajv = new Ajv2020({ strict: false, discriminator: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: 'parley-openapi' });
+    let checked = 0;
+    for (const { path, method, operation } of operations('paths')) {
+      const content = ((operation.requestBody as Json | undefined)?.content as Json | undefined)?.[
+        'application/json'
+      ] as Json | undefined;
+      for (const [name, example] of Object.entries((content?.examples as Json | undefined) ?? {})) {
+        const pointer = `#/paths/${path.replaceAll('/', '~1')}/${method}/requestBody/content/application~1json/schema`;
+        const validate = ajv.compile({ $ref: `parley-openapi${pointer}` });
+        expect(validate((example as Json).value), `${method} ${path} example ${name}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
   it('gives every operation an id, responses, a success answer and X-Request-Id on each answer', () => {
     const ids = new Set<string>();
     for (const { path, method, operation } of operations('paths')) {
