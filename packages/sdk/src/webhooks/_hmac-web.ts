@@ -57,7 +57,16 @@ function equalInConstantTime(left: Uint8Array, right: Uint8Array): boolean {
 }
 
 /** True when HMAC-SHA256(secret, prefix + payload) equals any candidate, for any secret. */
-export async function signatureMatches(
+export function signatureMatches(
+  secrets: readonly string[],
+  prefix: string,
+  payload: string | Uint8Array,
+  candidates: readonly Uint8Array[],
+): boolean | Promise<boolean> {
+  return matchAsync(secrets, prefix, payload, candidates);
+}
+
+async function matchAsync(
   secrets: readonly string[],
   prefix: string,
   payload: string | Uint8Array,

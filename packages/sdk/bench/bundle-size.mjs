@@ -1,0 +1,42 @@
+// Browser bundle sizes (esbuild, minified, gzip level 9) of the built default entries, with ky
+// alone and standardwebhooks as references measured in the same run.
+
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+async function gzippedSize(entryCode) {
+  const result = await build({
+    stdin: { contents: entryCode, resolveDir: packageDir, loader: 'js' },
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+export async function benchBundleSize() {
+  const subjects = {
+    'ky alone (reference)': "import ky from 'ky'; globalThis.keep = ky;",
+    '@parley/sdk (whole)': "import * as sdk from './dist/index.js'; globalThis.keep = sdk;",
+    '@parley/sdk/webhooks': "import * as webhooks from './dist/webhooks.js'; globalThis.keep = webhooks;",
+    'standardwebhooks (reference)': "import * as wh from 'standardwebhooks'; globalThis.keep = wh;",
+  };
+  const sizes = {};
+  for (const [name, code] of Object.entries(subjects)) sizes[name] = await gzippedSize(code);
+  const ky = sizes['ky alone (reference)'].gzip;
+  return Object.entries(sizes).map(([name, size]) => ({
+    bundle: name,
+    'min KB': (size.minified / 1024).toFixed(1),
+    'gzip KB': (size.gzip / 1024).toFixed(2),
+    'gzip ratio to ky': (size.gzip / ky).toFixed(2),
+  }));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchBundleSize());
