@@ -26,8 +26,9 @@ export interface TimelineOptions {
 const MAX_TIMER_DELAY = 2_147_483_647;
 
 /**
- * Creates the one clock + scheduler. `frozen` time moves only through `advance`; `real` follows
- * the wall clock plus the total advanced, and runs jobs from a single unref'd timer. `advance`
+ * Creates the one clock + scheduler. `frozen` time moves only through `advance` (jobs already due
+ * still run at once); `real` follows the wall clock plus the total advanced, and runs jobs from a
+ * single unref'd timer. `advance`
  * runs every job due within the window in time order (jobs due at the same instant run together,
  * so deliveries to different endpoints stay parallel), including jobs that those jobs schedule.
  */
@@ -58,8 +59,10 @@ export function createTimeline(options: TimelineOptions): Timeline {
   };
 
   const arm = (): void => {
-    if (mode !== 'real' || stopped) return;
+    if (stopped) return;
     const next = queue.peekTime();
+    // A frozen clock stops time, not work that is already due (e.g. a delivery's first attempt).
+    if (mode === 'frozen' && (next === undefined || next > now())) return;
     if (next === undefined) {
       if (timer) clearTimeout(timer);
       timer = undefined;

@@ -124,7 +124,10 @@ export class EmulatorCore {
     }
   }
 
-  /** Moves a message to one step and emits its event; each step is announced once, in order. */
+  /**
+   * Announces one status step of a message, once. `record.message` stays as accepted (replays
+   * answer it); the current status is always computed from age (`messageAt`).
+   */
   #advanceMessage(id: string, step: StatusStep): void {
     const record = this.state.messages[id];
     const app = record && this.state.applications[record.application_id];
@@ -134,7 +137,6 @@ export class EmulatorCore {
       status: step.status,
       updated_at: formatTimestamp(record.accepted_at + step.age),
     };
-    record.message = message;
     record.emitted.push(step.status);
     this.emit('message.status_updated', { message }, app);
     this.changed();

@@ -35,6 +35,8 @@ export function createHttpApp(
 ): H3 {
   const app = new H3({
     silent: true,
+    // Ids are matched as opaque strings, so a malformed escape is just an unknown id (404).
+    allowMalformedURL: true,
     onError: (error: HTTPError) => {
       const requestId = newRequestId();
       if (error.status === 404 || error.status === 405) {

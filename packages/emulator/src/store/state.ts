@@ -28,6 +28,7 @@ export interface ConnectionRecord extends Connection {
 
 /** A message with what the emulator needs to move it along. */
 export interface MessageRecord {
+  /** The message as accepted; its current form is `messageAt(record, now)`. */
   message: Message;
   application_id: string;
   workspace_id: string;

@@ -1,0 +1,94 @@
+import { SANDBOX_EVENT_TYPES } from '@parley/sdk';
+import { describe, expect, test } from 'vitest';
+import { createAppWithKey, testEmulator } from '../_testing/test-emulator';
+import {
+  SANDBOX_ACTIVE_CONNECTION_ID,
+  SYNTHETIC_INBOUND_TEXT,
+  SYNTHETIC_SENDER,
+} from '../domain/sandbox-fixtures';
+import { WEBHOOK_TEST_MESSAGE } from '../webhooks/webhook-test-event';
+
+describe('POST /v1/sandbox/events (spec 4.6)', () => {
+  test.each(SANDBOX_EVENT_TYPES)('%s: 202 with the envelope and deliveries_queued', async (type) => {
+    const { call } = testEmulator();
+    const answer = await call('POST', '/v1/sandbox/events', { body: { type } });
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({
+      api_version: '2026-10-14',
+      created_at: '2026-10-14T09:30:15Z',
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      livemode: false,
+      type,
+      deliveries_queued: 0,
+    });
+  });
+
+  test('synthetic data: message.received from the fixed sender, French text, first connection', async () => {
+    const { call } = testEmulator();
+    const { body } = await call('POST', '/v1/sandbox/events', { body: { type: 'message.received' } });
+    expect(body.data.message).toMatchObject({
+      direction: 'inbound',
+      status: 'received',
+      from: SYNTHETIC_SENDER,
+      to: null,
+      text: SYNTHETIC_INBOUND_TEXT,
+      connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+      livemode: false,
+    });
+    const test = await call('POST', '/v1/sandbox/events', { body: { type: 'webhook.test' } });
+    expect(test.body.data).toEqual({ message: WEBHOOK_TEST_MESSAGE });
+    const connected = await call('POST', '/v1/sandbox/events', { body: { type: 'connection.connected' } });
+    expect(connected.body.data.connection).toMatchObject({
+      id: SANDBOX_ACTIVE_CONNECTION_ID,
+      status: 'active',
+    });
+    const disconnected = await call('POST', '/v1/sandbox/events', {
+      body: { type: 'connection.disconnected' },
+    });
+    expect(disconnected.body.data.connection).toMatchObject({
+      id: SANDBOX_ACTIVE_CONNECTION_ID,
+      status: 'disconnected',
+    });
+  });
+
+  test('deliveries_queued counts the active subscribed endpoints of this application only', async () => {
+    const { call, emulator } = testEmulator();
+    const app = emulator.control.listApplications()[0]!;
+    const url = 'http://127.0.0.1:9/hook';
+    await emulator.control.createEndpoint(app.id, { url, events: ['message.received'] });
+    await emulator.control.createEndpoint(app.id, { url, events: ['message.received', 'webhook.test'] });
+    const inactive = await emulator.control.createEndpoint(app.id, { url, events: ['message.received'] });
+    await emulator.control.updateEndpoint(inactive.id, { active: false });
+    const other = await createAppWithKey(emulator, 'sandbox');
+    await emulator.control.createEndpoint(other.app.id, { url, events: ['message.received'] });
+    const answer = await call('POST', '/v1/sandbox/events', { body: { type: 'message.received' } });
+    expect(answer.body.deliveries_queued).toBe(2);
+    const deliveries = emulator.control.listDeliveries({ applicationId: app.id });
+    expect(deliveries.filter((delivery) => delivery.event_id === answer.body.id)).toHaveLength(2);
+    expect(emulator.control.listDeliveries({ applicationId: other.app.id })).toHaveLength(0);
+  });
+
+  test('unknown type, missing type or developer.application.created: 400 validation_error', async () => {
+    const { call } = testEmulator();
+    for (const [body, reason] of [
+      [{ type: 'message.deleted' }, 'invalid_value'],
+      [{ type: 'developer.application.created' }, 'not_allowed'],
+      [{}, 'required'],
+    ] as const) {
+      const answer = await call('POST', '/v1/sandbox/events', { body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({
+        code: 'validation_error',
+        details: { field: 'type', reason },
+      });
+    }
+  });
+
+  test('a live key: 403 sandbox_only', async () => {
+    const { call, emulator } = testEmulator();
+    const { key } = await createAppWithKey(emulator, 'live');
+    const answer = await call('POST', '/v1/sandbox/events', { key, body: { type: 'webhook.test' } });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('sandbox_only');
+  });
+});
