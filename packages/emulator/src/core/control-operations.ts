@@ -1,11 +1,11 @@
-import type { Connection, Environment, Message, WebhookEvent } from '@parley/sdk';
+import type { Connection, Environment, Message, RateLimitBucket, WebhookEvent } from '@parley/sdk';
 import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
 import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { createInboundMessage, createLiveConnection, windowSlot } from '../domain/live-simulation';
 import { messageAt } from '../domain/message-lifecycle';
-import { usageOf } from '../domain/rate-limit-window';
+import { type BucketReport, usageOf } from '../domain/rate-limit-window';
 import type { ApplicationRecord, ConnectionRecord, WorkspaceRecord } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
@@ -194,17 +194,7 @@ export function usage(core: EmulatorCore, applicationId: string | undefined) {
       key_id: key.id,
       application_id: key.application_id,
       prefix: key.prefix,
-      buckets: Object.fromEntries(
-        Object.entries(usageOf(core.state.rate_limits, key.id, now)).map(([bucket, figures]) => [
-          bucket,
-          {
-            limit: figures.limit,
-            used: figures.limit - figures.remaining,
-            remaining: figures.remaining,
-            reset: figures.resetSeconds,
-          },
-        ]),
-      ),
+      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, now)),
     })),
     workspaces: [...workspaceIds].map((workspaceId) => ({
       workspace_id: workspaceId,
@@ -230,4 +220,18 @@ export function listEvents(core: EmulatorCore, applicationId: string | undefined
     .filter((record) => applicationId === undefined || record.application_ids.includes(applicationId))
     .reverse()
     .map((record) => record.event);
+}
+
+function bucketUsage(reports: Record<RateLimitBucket, BucketReport>) {
+  const figures = ({ limit, remaining, resetSeconds }: BucketReport) => ({
+    limit,
+    used: limit - remaining,
+    remaining,
+    reset: resetSeconds,
+  });
+  return {
+    requests: figures(reports.requests),
+    sends: figures(reports.sends),
+    templates: figures(reports.templates),
+  };
 }
