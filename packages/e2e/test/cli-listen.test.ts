@@ -1,0 +1,138 @@
+// `parley listen --forward-to` end to end: emulator → built CLI → a local app that verifies
+// every delivery with the SDK's verifyWebhook.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
+import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
+
+let server: EmulatorServer;
+let env: Record<string, string>;
+let app: Server;
+let appUrl: string;
+let secret = '';
+const verified: WebhookEvent[] = [];
+const refused: string[] = [];
+
+beforeAll(async () => {
+  assertCliBuilt();
+  server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+  env = {
+    PARLEY_API_KEY: server.sandboxKey,
+    PARLEY_BASE_URL: server.baseUrl,
+    XDG_CONFIG_HOME: '/nonexistent',
+  };
+  app = createServer(async (request, response) => {
+    const body = await buffer(request);
+    try {
+      verified.push(await verifyWebhook(body, request.headers, secret));
+      response.writeHead(204).end();
+    } catch (error) {
+      refused.push(String(error));
+      response.writeHead(400).end();
+    }
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+});
+afterAll(async () => {
+  app?.close();
+  await server?.close();
+});
+
+async function control(path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${server.controlUrl}/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return response.json();
+}
+
+describe('parley listen --forward-to', () => {
+  it('forwards triggered and status events, verified by the app, and removes its endpoint on SIGINT', async () => {
+    const listening = startCli(['listen', '--forward-to', appUrl, '--json'], env);
+    await listening.waitFor('"ready":true');
+    const ready = JSON.parse(listening.stdout().split('\n')[0]!);
+    expect(ready).toMatchObject({
+      ready: true,
+      secret: expect.stringMatching(/^whsec_/),
+      forward_to: appUrl,
+    });
+    secret = ready.secret;
+
+    const triggered = await runCli(['trigger', 'message.received', '--json'], env);
+    expect(JSON.parse(triggered.stdout)).toMatchObject({ deliveries_queued: 1 });
+    await control('clock/advance', { ms: 0 });
+    await vi.waitFor(() => expect(verified.map((event) => event.type)).toEqual(['message.received']));
+
+    const sent = await runCli(
+      [
+        'send',
+        '--connection',
+        SANDBOX_ACTIVE_CONNECTION_ID,
+        '--to',
+        '+33612345678',
+        '--text',
+        'hi',
+        '--json',
+      ],
+      env,
+    );
+    await control('clock/advance', { ms: 2_000 });
+    await vi.waitFor(() => expect(verified).toHaveLength(2));
+    expect(verified[1]).toMatchObject({
+      type: 'message.status_updated',
+      data: { message: { id: JSON.parse(sent.stdout).id, status: 'sent' } },
+    });
+    expect(refused).toEqual([]);
+
+    await listening.waitFor(/"type":"message\.status_updated"/);
+    const lines = listening
+      .stdout()
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        type: 'message.received',
+        verified: true,
+        forward: expect.objectContaining({ status: 204 }),
+      }),
+      expect.objectContaining({
+        type: 'message.status_updated',
+        verified: true,
+        forward: expect.objectContaining({ status: 204 }),
+      }),
+    ]);
+
+    listening.child.kill('SIGINT');
+    const result = await listening.exited;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('temporary endpoint removed');
+    const endpoints = (await control(`endpoints?application_id=${ready.application_id}`)) as {
+      data: { id: string }[];
+    };
+    expect(endpoints.data.map((endpoint) => endpoint.id)).not.toContain(ready.endpoint_id);
+  });
+
+  it('human mode prints the secret first and a ready line; --print-secret prints only the secret', async () => {
+    const human = startCli(['listen', '--forward-to', appUrl, '--events', 'webhook.test'], env);
+    await human.waitFor('Ready!');
+    expect(human.stdout()).toMatch(
+      /^Signing secret: whsec_\w+\nReady! Forwarding webhook\.test to http:\/\/127\.0\.0\.1:\d+\/webhooks \(endpoint [0-9a-f-]{36}\)\. Ctrl-C to stop\.\n$/,
+    );
+    human.child.kill('SIGTERM');
+    expect((await human.exited).code).toBe(0);
+
+    const scripted = startCli(['listen', '--forward-to', appUrl, '--print-secret'], env);
+    await scripted.waitFor('Ready!');
+    expect(scripted.stdout()).toMatch(/^whsec_\w+\n$/);
+    scripted.child.kill('SIGINT');
+    expect((await scripted.exited).code).toBe(0);
+  });
+});
