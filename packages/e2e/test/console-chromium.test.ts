@@ -199,5 +199,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', () => {
       .waitFor();
     const attempts = receiver.received.filter((request) => request.headers['parley-event-id'] === eventId);
     expect(attempts.map((request) => request.body)).toEqual(Array(13).fill(attempts[0]!.body));
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await status().filter({ hasText: 'Emulator reset.' }).waitFor();
+    const names = await page.locator('#app-select option').allTextContents();
+    expect(names).not.toContain('Live console app (live)');
+    expect(names).not.toContain('Console test app (sandbox)');
   });
 });

@@ -6,7 +6,14 @@
 export const CONSOLE_SCRIPT_BASE = String.raw`
 const config = JSON.parse(document.getElementById('console-config').textContent);
 const $ = (id) => document.getElementById(id);
-const selection = { appId: null, endpointId: null };
+// generation counts the user's choices: a refresh that started before one is stale and stops.
+const selection = { appId: null, endpointId: null, generation: 0 };
+
+function choose(appId, endpointId) {
+  selection.appId = appId;
+  selection.endpointId = endpointId;
+  selection.generation++;
+}
 const renderedKeys = {};
 
 function h(tag, props, ...children) {
@@ -53,14 +60,18 @@ async function api(method, path, body) {
   return data;
 }
 
+// The result is announced once the view shows it, so what is read out matches what is on screen.
 async function act(action) {
+  let message = '';
+  let failed = false;
   try {
-    const message = await action();
-    if (message) announce(message, false);
+    message = await action();
   } catch (error) {
-    announce(error.message, true);
+    message = error.message;
+    failed = true;
   }
   await refresh();
+  if (message) announce(message, failed);
 }
 
 function query(params) {

@@ -22,15 +22,13 @@ for (const button of document.querySelectorAll('[data-advance-ms]')) {
 $('reset').addEventListener('click', () => act(async () => {
   if (!confirm('Reset the emulator to its seed? Everything created since start is lost.')) return '';
   await api('POST', '/_emulator/reset');
-  selection.appId = null;
-  selection.endpointId = null;
+  choose(null, null);
   for (const id of ['key-secret', 'endpoint-secret']) $(id).replaceChildren();
   return 'Emulator reset.';
 }));
 
 $('app-select').addEventListener('change', (event) => act(async () => {
-  selection.appId = event.target.value || null;
-  selection.endpointId = null;
+  choose(event.target.value || null, null);
   for (const id of ['key-secret', 'endpoint-secret']) $(id).replaceChildren();
 }));
 
@@ -39,8 +37,7 @@ $('app-form').addEventListener('submit', (event) => {
   const form = event.target;
   act(async () => {
     const app = await api('POST', '/_emulator/applications', { name: form.elements.name.value, environment: form.elements.environment.value });
-    selection.appId = app.id;
-    selection.endpointId = null;
+    choose(app.id, null);
     form.reset();
     return 'Application ' + app.name + ' (' + app.environment + ') created.';
   });
@@ -66,7 +63,7 @@ $('endpoint-form').addEventListener('submit', (event) => {
       url: form.elements.url.value.trim(),
       events: checkedValues(form, 'event'),
     });
-    selection.endpointId = created.id;
+    choose(selection.appId, created.id);
     reveal('endpoint-secret', 'Signing secret', created.secret, 'Endpoint ' + created.url);
     form.elements.url.value = '';
     return 'Endpoint created.';

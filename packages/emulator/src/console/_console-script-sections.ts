@@ -8,7 +8,9 @@ function currentApp(apps) {
 }
 
 async function loadEverything() {
+  const generation = selection.generation;
   const [clock, apps] = await Promise.all([api('GET', '/_emulator/clock'), api('GET', '/_emulator/applications?limit=100')]);
+  if (generation !== selection.generation) return;
   $('clock-now').textContent = when(clock.now);
   $('clock-mode').textContent = clock.mode;
   if (!currentApp(apps.data)) selection.appId = apps.data.length ? apps.data[0].id : null;
@@ -25,6 +27,7 @@ async function loadEverything() {
     api('GET', '/_emulator/events?' + query({ application_id: app.id, limit: '10' })),
     api('GET', '/_emulator/usage?' + query({ application_id: app.id })).catch(() => null),
   ]);
+  if (generation !== selection.generation) return;
   if (!endpoints.data.some((endpoint) => endpoint.id === selection.endpointId)) {
     selection.endpointId = endpoints.data.length ? endpoints.data[0].id : null;
   }
@@ -38,6 +41,7 @@ async function loadEverything() {
   const deliveries = endpoint
     ? await api('GET', '/_emulator/deliveries?' + query({ endpoint_id: endpoint.id, limit: '50' }))
     : { data: [] };
+  if (generation !== selection.generation) return;
   renderDeliveries(deliveries.data, Boolean(endpoint));
 }
 
@@ -65,21 +69,21 @@ function renderEndpoints(endpoints) {
             return 'Endpoint ' + (event.target.checked ? 'activated.' : 'deactivated.');
           }) }), h('span', { class: 'sr-only', text: 'Active: ' + endpoint.url }))),
         h('td', { class: 'actions' },
-          h('button', { type: 'button', text: 'Deliveries', onclick: () => act(async () => {
-            selection.endpointId = endpoint.id;
+          h('button', { type: 'button', text: 'Deliveries', 'aria-label': 'Deliveries to ' + endpoint.url, onclick: () => act(async () => {
+            choose(selection.appId, endpoint.id);
           }) }),
-          h('button', { type: 'button', text: 'Send test', onclick: () => act(async () => {
+          h('button', { type: 'button', text: 'Send test', 'aria-label': 'Send test event to ' + endpoint.url, onclick: () => act(async () => {
             const result = await api('POST', '/_emulator/endpoints/' + endpoint.id + '/test');
-            selection.endpointId = endpoint.id;
+            choose(selection.appId, endpoint.id);
             return 'Test event ' + result.event_id + ' queued.';
           }) }),
-          h('button', { type: 'button', text: 'Rotate secret', onclick: () => act(async () => {
+          h('button', { type: 'button', text: 'Rotate secret', 'aria-label': 'Rotate secret of ' + endpoint.url, onclick: () => act(async () => {
             const rotation = await api('POST', '/_emulator/endpoints/' + endpoint.id + '/rotate-secret');
             reveal('endpoint-secret', 'New signing secret', rotation.secret,
               'The previous secret keeps signing until ' + when(rotation.previous_expires_at) + '.');
             return 'Secret rotated.';
           }) }),
-          h('button', { type: 'button', class: 'danger', text: 'Delete', onclick: () => act(async () => {
+          h('button', { type: 'button', class: 'danger', text: 'Delete', 'aria-label': 'Delete endpoint ' + endpoint.url, onclick: () => act(async () => {
             if (!confirm('Delete the endpoint ' + endpoint.url + ' and its deliveries?')) return '';
             await api('DELETE', '/_emulator/endpoints/' + endpoint.id);
             return 'Endpoint deleted.';
@@ -103,7 +107,7 @@ function renderDeliveries(deliveries, hasEndpoint) {
               (attempt.error && attempt.status_code !== null ? ' · ' + attempt.error : '') + ' · ' + attempt.duration_ms + ' ms' }))))),
         h('td', { text: when(delivery.next_attempt_at) || '—' }),
         h('td', { class: 'actions' }, delivery.status === 'failed'
-          ? h('button', { type: 'button', text: 'Replay', onclick: () => act(async () => {
+          ? h('button', { type: 'button', text: 'Replay', 'aria-label': 'Replay ' + delivery.event_type + ' ' + delivery.event_id, onclick: () => act(async () => {
               await api('POST', '/_emulator/deliveries/' + delivery.id + '/replay');
               return 'Replay queued (same event id).';
             }) })
