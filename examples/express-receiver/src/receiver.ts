@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isWebhookVerificationError, verifyWebhook, type WebhookEvent } from '@parley/sdk/webhooks';
 import express, { type Express } from 'express';
@@ -70,5 +71,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     secret,
     onEvent: (event) => console.log(`${event.type} ${event.id}`),
   });
-  app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}/webhooks/parley`));
+  const server = app.listen(port, '127.0.0.1', () => {
+    const { port: bound } = server.address() as AddressInfo;
+    console.log(`listening on http://127.0.0.1:${bound}/webhooks/parley`);
+  });
 }

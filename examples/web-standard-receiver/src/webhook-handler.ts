@@ -12,14 +12,17 @@ export interface ProcessedEvents {
  */
 export class InMemoryProcessedEvents implements ProcessedEvents {
   readonly #seen = new Set<string>();
+  readonly #capacity: number;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.#capacity = capacity;
+  }
 
   claim(eventId: string): boolean {
     if (this.#seen.has(eventId)) return false;
     this.#seen.add(eventId);
     // Parley retries for about 20.5 h; a bounded set keeps memory flat, oldest ids leave first.
-    if (this.#seen.size > this.capacity) this.#seen.delete(this.#seen.values().next().value as string);
+    if (this.#seen.size > this.#capacity) this.#seen.delete(this.#seen.values().next().value as string);
     return true;
   }
 }

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { Parley } from '@parley/sdk';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// The README's promises, run as a user runs them: `pnpm demo` (the built packages) and the
+// examples' runnable entries (`node src/….ts`, Node's type stripping) as real processes.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const BUILT = ['packages/sdk/dist/node/index.js', 'packages/emulator/dist/index.js'];
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const running: Run[] = [];
+const servers: EmulatorServer[] = [];
+
+function run(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1', PARLEY_API_KEY: '', PARLEY_BASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const handle = { child, output: () => output, exited };
+  running.push(handle);
+  return handle;
+}
+
+/** Waits for real process I/O, never for emulator time. */
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(() => {
+  const missing = BUILT.filter((file) => !existsSync(`${root}${file}`));
+  if (missing.length > 0) throw new Error(`Build first (pnpm build): missing ${missing.join(', ')}`);
+});
+
+afterEach(async () => {
+  for (const handle of running.splice(0)) if (handle.child.exitCode === null) handle.child.kill();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('pnpm demo (scripts/demo.mjs)', () => {
+  it('sends a message, shows both status webhooks verified, prints the next commands and exits 0', async () => {
+    const demo = run(['scripts/demo.mjs']);
+
+    expect(await demo.exited).toBe(0);
+    const output = demo.output();
+    expect(output).toMatch(/webhook message\.status_updated sent\s+evt_[0-9a-f]{32}\s+✓ verified/);
+    expect(output).toMatch(/webhook message\.status_updated delivered\s+evt_[0-9a-f]{32}\s+✓ verified/);
+    expect(output).toMatch(/✓ delivered\s+GET \/v1\/messages\//);
+    expect(output).toMatch(/export PARLEY_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(output).toMatch(/export PARLEY_API_KEY=prl_sandbox_\w{32}/);
+    expect(output).toContain('packages/cli/dist/cli.js send --connection');
+  });
+});
+
+describe('examples as runnable programs', () => {
+  it('send-message: a missing key is a clear configuration error (exit 2)', async () => {
+    const program = run(['examples/send-message/src/send-message.ts']);
+
+    expect(await program.exited).toBe(2);
+    expect(program.output()).toContain('PARLEY_API_KEY');
+  });
+
+  it('send-message: sends and waits until delivered against a running emulator', async () => {
+    const server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+    servers.push(server);
+    const program = run(['examples/send-message/src/send-message.ts'], {
+      PARLEY_API_KEY: server.sandboxKey,
+      PARLEY_BASE_URL: server.baseUrl,
+    });
+    await until(() => program.output().startsWith('sent '), 'the send');
+    // The program polls every second of real time; move the frozen clock past delivery instead.
+    await server.emulator.clock.advance(5_000);
+
+    expect(await program.exited).toBe(0);
+    expect(program.output()).toMatch(/^sent [0-9a-f-]{36} \(queued\) through Parley Sandbox, request req_/);
+    expect(program.output()).toMatch(/delivered at \d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('express-receiver: verifies real deliveries from the emulator and logs each event', async () => {
+    const server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+    servers.push(server);
+    const port = await freePort();
+    const parley = new Parley({ apiKey: server.sandboxKey, baseUrl: server.baseUrl });
+    const { application_id } = await parley.status.get();
+    const endpoint = await server.emulator.control.createEndpoint(application_id, {
+      url: `http://127.0.0.1:${port}/webhooks/parley`,
+      events: ['message.received'],
+    });
+    const receiver = run(['examples/express-receiver/src/receiver.ts'], {
+      PARLEY_WEBHOOK_SECRET: endpoint.secret,
+      PORT: String(port),
+    });
+    await until(() => receiver.output().includes('listening on'), 'the receiver');
+
+    const event = await parley.sandbox.events.create({ type: 'message.received' });
+    await server.emulator.clock.advance(0);
+    await server.emulator.idle();
+
+    await until(() => receiver.output().includes(event.id), 'the logged event');
+    expect(receiver.output()).toContain(`message.received ${event.id}`);
+    expect(server.emulator.control.listDeliveries({ endpointId: endpoint.id })[0]).toMatchObject({
+      status: 'delivered',
+      attempts: [expect.objectContaining({ status_code: 204 })],
+    });
+  });
+});
