@@ -31,7 +31,10 @@ export class EndpointLanes {
     const queue = this.#waiting.get(endpointId);
     const next = queue?.shift();
     if (queue?.length === 0) this.#waiting.delete(endpointId);
-    if (next) return next();
+    if (next) {
+      next();
+      return;
+    }
     const active = (this.#active.get(endpointId) ?? 1) - 1;
     if (active > 0) this.#active.set(endpointId, active);
     else this.#active.delete(endpointId);
