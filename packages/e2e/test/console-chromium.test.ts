@@ -38,7 +38,8 @@ async function startReceiver() {
   };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', () => {
+// Chromium on a shared two-core machine: generous time, never a timing assertion.
+describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_000 }, () => {
   let server: EmulatorServer;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let browser: Browser;
