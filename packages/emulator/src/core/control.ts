@@ -8,6 +8,8 @@ import type { EmulatorCore } from './emulator-core';
 /** What the control object needs from the running emulator. */
 export interface ControlRuntime {
   core(): EmulatorCore;
+  /** Resolves once seeding and loading are done; async operations wait for it. */
+  ready(): Promise<void>;
   /** Back to the seed state. */
   reset(): Promise<void>;
   /** Makes the last changes durable (a snapshot with `--data-dir`). */
@@ -58,49 +60,59 @@ export interface EmulatorControl {
 /** Builds the control functions over a runtime. */
 export function createControl(runtime: ControlRuntime): EmulatorControl {
   const core = () => runtime.core();
-  const committed = async <Value>(value: Value): Promise<Value> => {
+  // Every change waits for the seed/loaded state, then is made durable before it is answered.
+  const mutate = async <Value>(change: () => Value | Promise<Value>): Promise<Value> => {
+    await runtime.ready();
+    const value = await change();
     await runtime.commit();
     return value;
   };
   return {
     health: () => ({ ok: true, version: runtime.version }),
-    reset: async () => {
-      await runtime.reset();
-      return committed({ ok: true as const });
-    },
+    reset: () =>
+      mutate(async () => {
+        await runtime.reset();
+        return { ok: true as const };
+      }),
     getClock: () => ({ now: new Date(core().now()).toISOString(), mode: core().timeline.clock.mode }),
-    advanceClock: async (ms) => {
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
-        throw new DomainError('validation_error', 'ms must be a number of milliseconds from 0 to one year.', {
-          field: 'ms',
-          reason: 'invalid_value',
-        });
-      }
-      await core().timeline.clock.advance(ms);
-      return committed({ now: new Date(core().now()).toISOString() });
-    },
-    createWorkspace: (input) => committed(operations.createWorkspace(core(), input)),
+    advanceClock: (ms) =>
+      mutate(async () => {
+        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
+          throw new DomainError(
+            'validation_error',
+            'ms must be a number of milliseconds from 0 to one year.',
+            {
+              field: 'ms',
+              reason: 'invalid_value',
+            },
+          );
+        }
+        await core().timeline.clock.advance(ms);
+        return { now: new Date(core().now()).toISOString() };
+      }),
+    createWorkspace: (input) => mutate(() => operations.createWorkspace(core(), input)),
     listWorkspaces: () => Object.values(core().state.workspaces).map(operations.workspaceView),
-    createApplication: (input) => committed(operations.createApplication(core(), input)),
+    createApplication: (input) => mutate(() => operations.createApplication(core(), input)),
     listApplications: () => Object.values(core().state.applications).map((app) => ({ ...app })),
-    createKey: (applicationId, input) => committed(operations.createKey(core(), applicationId, input)),
-    createEndpoint: async (applicationId, input) => {
-      operations.findApplication(core(), applicationId);
-      return committed(await core().webhooks.createEndpoint(applicationId, input));
-    },
+    createKey: (applicationId, input) => mutate(() => operations.createKey(core(), applicationId, input)),
+    createEndpoint: (applicationId, input) =>
+      mutate(() => {
+        operations.findApplication(core(), applicationId);
+        return core().webhooks.createEndpoint(applicationId, input);
+      }),
     listEndpoints: (applicationId) => core().webhooks.listEndpoints(applicationId),
-    updateEndpoint: (id, input) => committed(core().webhooks.updateEndpoint(id, input)),
-    deleteEndpoint: (id) => committed(core().webhooks.deleteEndpoint(id)),
-    rotateSecret: (id) => committed(core().webhooks.rotateSecret(id)),
-    testEndpoint: (id) => committed(core().webhooks.sendTest(id)),
+    updateEndpoint: (id, input) => mutate(() => core().webhooks.updateEndpoint(id, input)),
+    deleteEndpoint: (id) => mutate(() => core().webhooks.deleteEndpoint(id)),
+    rotateSecret: (id) => mutate(() => core().webhooks.rotateSecret(id)),
+    testEndpoint: (id) => mutate(() => core().webhooks.sendTest(id)),
     listDeliveries: (filter = {}) => core().webhooks.listDeliveries(filter),
-    replayDelivery: (id) => committed(core().webhooks.replay(id)),
+    replayDelivery: (id) => mutate(() => core().webhooks.replay(id)),
     usage: (applicationId) => operations.usage(core(), applicationId),
     createConnection: (applicationId, input) =>
-      committed(operations.createConnection(core(), applicationId, input)),
-    disconnectConnection: (id) => committed(operations.disconnectConnection(core(), id)),
+      mutate(() => operations.createConnection(core(), applicationId, input)),
+    disconnectConnection: (id) => mutate(() => operations.disconnectConnection(core(), id)),
     receiveInbound: (connectionId, input) =>
-      committed(operations.receiveInbound(core(), connectionId, input)),
+      mutate(() => operations.receiveInbound(core(), connectionId, input)),
     listMessages: (applicationId) => operations.listMessages(core(), applicationId),
     listEvents: (applicationId) => operations.listEvents(core(), applicationId),
   };

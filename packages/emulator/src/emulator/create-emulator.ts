@@ -7,6 +7,7 @@ import { EmulatorCore } from '../core/emulator-core';
 import { createInitialState } from '../core/initial-state';
 import { createHttpApp } from '../http/create-app';
 import { filePersistence } from '../store/file-persistence';
+import { parseSeed } from '../store/parse-seed';
 import { memoryPersistence } from '../store/persistence';
 import type { SeedFile } from '../store/seed-types';
 import type { UrlPolicy } from '../webhooks/url-policy';
@@ -40,7 +41,7 @@ export interface Emulator {
   readonly control: EmulatorControl;
   /** Resolves once the seed and persisted state are loaded (`fetch` waits for it by itself). */
   readonly ready: Promise<void>;
-  /** Resolves when no webhook delivery attempt is in flight. */
+  /** Runs every job already due and resolves when no webhook delivery attempt is in flight. */
   idle(): Promise<void>;
   /** Persists (with a data dir), stops every timer and aborts in-flight deliveries. */
   close(): Promise<void>;
@@ -59,6 +60,8 @@ export interface EmulatorInternals {
  * const parley = new Parley({ apiKey: emulator.sandboxKey, baseUrl: 'http://127.0.0.1:4010/v1', fetch: emulator.fetch });
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  // An invalid seed fails here, synchronously, with the exact place named (SeedError).
+  if (options.seed) parseSeed(options.seed);
   return assembleEmulator(options, {}).emulator;
 }
 
@@ -98,6 +101,7 @@ export function assembleEmulator(
   const runtime: ControlRuntime = {
     core: () => core,
     reset: seedState,
+    ready: () => readyPromise,
     commit: () => persistence.flush(),
     version: EMULATOR_VERSION,
   };
@@ -121,7 +125,12 @@ export function assembleEmulator(
     clock: timeline.clock,
     control,
     ready: readyPromise,
-    idle: () => core.webhooks.idle(),
+    idle: async () => {
+      await readyPromise;
+      // Jobs already due (first delivery attempts) run now, then in-flight attempts finish.
+      await timeline.clock.advance(0);
+      await core.webhooks.idle();
+    },
     close: () => {
       closed ??= (async () => {
         await readyPromise.catch(() => {});

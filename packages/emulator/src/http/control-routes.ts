@@ -26,7 +26,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   route('get', '/clock', () => ({ status: 200, body: control.getClock() }));
   route('post', '/clock/advance', async (call) => ({
     status: 200,
-    body: await control.advanceClock((call.body as { ms?: unknown }).ms as number),
+    body: await control.advanceClock(fieldOf(call.body, 'ms') as number),
   }));
 
   route('get', '/workspaces', (call) => list(call, control.listWorkspaces()));
@@ -105,4 +105,8 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   }));
   route('get', '/messages', (call) => list(call, control.listMessages(applicationFilter(call.url))));
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
+}
+
+function fieldOf(body: unknown, field: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
 }
