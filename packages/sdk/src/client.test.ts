@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { TEST_API_KEY, TEST_BASE_URL, useTestServer } from './_test/test-server';
 import { Parley } from './client';
-import { ConfigurationError } from './errors/parley-error';
+import { ConfigurationError } from './errors/configuration-error';
 import { SDK_VERSION } from './version';
 import type { SendMessageParams } from './wire/message';
 

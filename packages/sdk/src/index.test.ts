@@ -64,11 +64,9 @@ describe('public surface', () => {
   it('of @parley/sdk/webhooks: verification only, no client', () => {
     expect(Object.keys(webhooks).sort()).toMatchInlineSnapshot(`
       [
-        "ConfigurationError",
         "ParleyError",
         "WEBHOOK_HEADERS",
         "WebhookVerificationError",
-        "isConfigurationError",
         "isParleyError",
         "isWebhookVerificationError",
         "signWebhook",

@@ -26,13 +26,9 @@ export {
   RateLimitError,
   ValidationError,
 } from './errors/api-error';
+export { ConfigurationError, isConfigurationError } from './errors/configuration-error';
 export { ConnectionError, isConnectionError, isTimeoutError, TimeoutError } from './errors/connection-error';
-export {
-  ConfigurationError,
-  isConfigurationError,
-  isParleyError,
-  ParleyError,
-} from './errors/parley-error';
+export { isParleyError, ParleyError } from './errors/parley-error';
 export {
   isMessageFailedError,
   isWaitForTimeoutError,

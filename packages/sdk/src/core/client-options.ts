@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors/parley-error';
+import { ConfigurationError } from '../errors/configuration-error';
 
 /** A `fetch`-compatible function, e.g. one that hands requests to an in-process emulator. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

@@ -1,5 +1,6 @@
+import { readRateLimit } from '../core/rate-limit';
 import type { RateLimitBucket } from '../wire/error';
-import { isErrorOfKind, markErrorKind, ParleyError } from './parley-error';
+import { brandError, errorGuard, ParleyError } from './parley-error';
 
 /** What every API error answer carries (spec 7), plus the response headers. */
 export interface APIErrorInit {
@@ -9,6 +10,8 @@ export interface APIErrorInit {
   requestId: string | undefined;
   details: Record<string, unknown>;
   headers: Headers;
+  /** `Retry-After` in milliseconds. */
+  retryAfter?: number | undefined;
 }
 
 /**
@@ -34,7 +37,6 @@ export class APIError extends ParleyError {
     super(
       `${init.message} (${init.status} ${init.code}${init.requestId ? `, request ${init.requestId}` : ''})`,
     );
-    markErrorKind(this, 'APIError');
     this.status = init.status;
     this.code = init.code;
     this.requestId = init.requestId;
@@ -44,44 +46,17 @@ export class APIError extends ParleyError {
 }
 
 /** 401: the API key is missing, unknown or revoked. */
-export class AuthenticationError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'AuthenticationError');
-  }
-}
-
+export class AuthenticationError extends APIError {}
 /** 403: the key lacks a scope (`details.required_scope`), or the call is sandbox-only. */
-export class PermissionError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'PermissionError');
-  }
-}
-
+export class PermissionError extends APIError {}
 /** 404: unknown id or path. */
-export class NotFoundError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'NotFoundError');
-  }
-}
-
+export class NotFoundError extends APIError {}
 /** 400, 413, 415: the request itself is wrong; `details.field` and `details.reason` say where. */
-export class ValidationError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'ValidationError');
-  }
-}
-
+export class ValidationError extends APIError {}
 /** 409: idempotency key reused or in use, connection inactive, agreement required. */
-export class ConflictError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'ConflictError');
-  }
-}
+export class ConflictError extends APIError {}
+/** 5xx: the API failed; already retried `maxRetries` times. */
+export class InternalServerError extends APIError {}
 
 /** 429 `rate_limited`: a per-minute bucket is exhausted. Retried automatically up to `maxRetryAfter`. */
 export class RateLimitError extends APIError {
@@ -94,14 +69,13 @@ export class RateLimitError extends APIError {
   /** Milliseconds to wait before calling again (`Retry-After`). */
   readonly retryAfter: number | undefined;
 
-  constructor(init: APIErrorInit & { retryAfter: number | undefined }) {
+  constructor(init: APIErrorInit) {
     super(init);
-    markErrorKind(this, 'RateLimitError');
-    const bucket = init.details.bucket;
-    this.bucket = bucket === 'requests' || bucket === 'sends' || bucket === 'templates' ? bucket : undefined;
-    this.limit = count(init.headers, 'ratelimit-limit');
-    this.remaining = count(init.headers, 'ratelimit-remaining');
-    this.reset = count(init.headers, 'ratelimit-reset');
+    const window = readRateLimit(init.headers);
+    this.bucket = init.details.bucket as RateLimitBucket | undefined;
+    this.limit = window?.limit;
+    this.remaining = window?.remaining;
+    this.reset = window?.reset;
     this.retryAfter = init.retryAfter;
   }
 }
@@ -111,49 +85,41 @@ export class DailyLimitError extends APIError {
   /** Milliseconds until the next UTC day (`Retry-After`). */
   readonly retryAfter: number | undefined;
 
-  constructor(init: APIErrorInit & { retryAfter: number | undefined }) {
+  constructor(init: APIErrorInit) {
     super(init);
-    markErrorKind(this, 'DailyLimitError');
     this.retryAfter = init.retryAfter;
   }
 }
 
-/** 5xx: the API failed; already retried `maxRetries` times. */
-export class InternalServerError extends APIError {
-  constructor(init: APIErrorInit) {
-    super(init);
-    markErrorKind(this, 'InternalServerError');
-  }
-}
-
-function count(headers: Headers, name: string): number | undefined {
-  const value = headers.get(name);
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+for (const [errorClass, kind] of [
+  [APIError, 'APIError'],
+  [AuthenticationError, 'AuthenticationError'],
+  [PermissionError, 'PermissionError'],
+  [NotFoundError, 'NotFoundError'],
+  [ValidationError, 'ValidationError'],
+  [ConflictError, 'ConflictError'],
+  [InternalServerError, 'InternalServerError'],
+  [RateLimitError, 'RateLimitError'],
+  [DailyLimitError, 'DailyLimitError'],
+] as const) {
+  brandError(errorClass, kind);
 }
 
 /** True for any {@link APIError}, also from another copy of the package. */
-export const isAPIError = (value: unknown): value is APIError => isErrorOfKind(value, 'APIError');
+export const isAPIError = errorGuard<APIError>('APIError');
 /** True for an {@link AuthenticationError}. */
-export const isAuthenticationError = (value: unknown): value is AuthenticationError =>
-  isErrorOfKind(value, 'AuthenticationError');
+export const isAuthenticationError = errorGuard<AuthenticationError>('AuthenticationError');
 /** True for a {@link PermissionError}. */
-export const isPermissionError = (value: unknown): value is PermissionError =>
-  isErrorOfKind(value, 'PermissionError');
+export const isPermissionError = errorGuard<PermissionError>('PermissionError');
 /** True for a {@link NotFoundError}. */
-export const isNotFoundError = (value: unknown): value is NotFoundError =>
-  isErrorOfKind(value, 'NotFoundError');
+export const isNotFoundError = errorGuard<NotFoundError>('NotFoundError');
 /** True for a {@link ValidationError}. */
-export const isValidationError = (value: unknown): value is ValidationError =>
-  isErrorOfKind(value, 'ValidationError');
+export const isValidationError = errorGuard<ValidationError>('ValidationError');
 /** True for a {@link ConflictError}. */
-export const isConflictError = (value: unknown): value is ConflictError =>
-  isErrorOfKind(value, 'ConflictError');
+export const isConflictError = errorGuard<ConflictError>('ConflictError');
 /** True for a {@link RateLimitError}. */
-export const isRateLimitError = (value: unknown): value is RateLimitError =>
-  isErrorOfKind(value, 'RateLimitError');
+export const isRateLimitError = errorGuard<RateLimitError>('RateLimitError');
 /** True for a {@link DailyLimitError}. */
-export const isDailyLimitError = (value: unknown): value is DailyLimitError =>
-  isErrorOfKind(value, 'DailyLimitError');
+export const isDailyLimitError = errorGuard<DailyLimitError>('DailyLimitError');
 /** True for an {@link InternalServerError}. */
-export const isInternalServerError = (value: unknown): value is InternalServerError =>
-  isErrorOfKind(value, 'InternalServerError');
+export const isInternalServerError = errorGuard<InternalServerError>('InternalServerError');

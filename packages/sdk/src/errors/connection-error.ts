@@ -1,23 +1,14 @@
-import { isErrorOfKind, markErrorKind, ParleyError } from './parley-error';
+import { brandError, errorGuard, ParleyError } from './parley-error';
 
 /** No answer: DNS, refused connection, TLS, reset. `cause` holds the underlying error. */
-export class ConnectionError extends ParleyError {
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
-    markErrorKind(this, 'ConnectionError');
-  }
-}
+export class ConnectionError extends ParleyError {}
+brandError(ConnectionError, 'ConnectionError');
 
 /** An attempt took longer than the `timeout` option (after retries). `cause` holds ky's error. */
-export class TimeoutError extends ConnectionError {
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
-    markErrorKind(this, 'TimeoutError');
-  }
-}
+export class TimeoutError extends ConnectionError {}
+brandError(TimeoutError, 'TimeoutError');
 
 /** True for a {@link ConnectionError} (including {@link TimeoutError}). */
-export const isConnectionError = (value: unknown): value is ConnectionError =>
-  isErrorOfKind(value, 'ConnectionError');
+export const isConnectionError = errorGuard<ConnectionError>('ConnectionError');
 /** True for a {@link TimeoutError}. */
-export const isTimeoutError = (value: unknown): value is TimeoutError => isErrorOfKind(value, 'TimeoutError');
+export const isTimeoutError = errorGuard<TimeoutError>('TimeoutError');

@@ -4,18 +4,20 @@ const ERROR_KINDS = Symbol.for('@parley/sdk.error-kinds');
 
 type Branded = { [ERROR_KINDS]?: readonly string[] };
 
-/** Records `kind` on `error` so the guards can recognise it without `instanceof`. */
-export function markErrorKind(error: Error, kind: string): void {
-  const kinds = (error as Branded)[ERROR_KINDS] ?? [];
-  Object.defineProperty(error, ERROR_KINDS, { value: [...kinds, kind], configurable: true });
-  error.name = kind;
+/**
+ * Names an error class and records its kind on the prototype, after its parent's kinds, so
+ * the guards recognise instances and subclasses without `instanceof`, and the name survives
+ * minification.
+ */
+export function brandError(errorClass: abstract new (...args: never[]) => Error, kind: string): void {
+  const prototype = errorClass.prototype as Error & Branded;
+  Object.assign(prototype, { name: kind, [ERROR_KINDS]: [...(prototype[ERROR_KINDS] ?? []), kind] });
 }
 
-/** True when `value` is an SDK error of `kind` (or a subclass of it), from any package copy. */
-export function isErrorOfKind(value: unknown, kind: string): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const kinds = (value as Branded)[ERROR_KINDS];
-  return Array.isArray(kinds) && kinds.includes(kind);
+/** A guard recognising SDK errors of `kind` (or a subclass), from any package copy. */
+export function errorGuard<ErrorType>(kind: string): (value: unknown) => value is ErrorType {
+  return (value): value is ErrorType =>
+    typeof value === 'object' && value !== null && (value as Branded)[ERROR_KINDS]?.includes(kind) === true;
 }
 
 /**
@@ -25,30 +27,8 @@ export function isErrorOfKind(value: unknown, kind: string): boolean {
  * @example
  * if (isParleyError(error)) console.error(error.name, error.message);
  */
-export class ParleyError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    markErrorKind(this, 'ParleyError');
-  }
-}
+export class ParleyError extends Error {}
+brandError(ParleyError, 'ParleyError');
 
 /** True for any error thrown by this SDK, also from another copy of the package. */
-export function isParleyError(value: unknown): value is ParleyError {
-  return isErrorOfKind(value, 'ParleyError');
-}
-
-/**
- * A wrong or missing option: no API key, no base URL, a key of the wrong shape, a bad
- * webhook secret. Never carries the key itself.
- */
-export class ConfigurationError extends ParleyError {
-  constructor(message: string) {
-    super(message);
-    markErrorKind(this, 'ConfigurationError');
-  }
-}
-
-/** True for a {@link ConfigurationError}, also from another copy of the package. */
-export function isConfigurationError(value: unknown): value is ConfigurationError {
-  return isErrorOfKind(value, 'ConfigurationError');
-}
+export const isParleyError = errorGuard<ParleyError>('ParleyError');

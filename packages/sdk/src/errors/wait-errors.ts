@@ -1,18 +1,19 @@
 import type { Message } from '../wire/message';
-import { isErrorOfKind, markErrorKind, ParleyError } from './parley-error';
+import { brandError, errorGuard, ParleyError } from './parley-error';
 
-/** `messages.waitFor` saw the message fail; `message.error` says why. */
+/** `messages.waitFor` saw the message fail; `failedMessage.error` says why. */
 export class MessageFailedError extends ParleyError {
   /** The failed message. */
   readonly failedMessage: Message;
 
   constructor(message: Message) {
-    const reason = message.error ? `: ${message.error.code} (${message.error.message})` : '';
-    super(`Message ${message.id} failed${reason}`);
-    markErrorKind(this, 'MessageFailedError');
+    super(
+      `Message ${message.id} failed${message.error ? `: ${message.error.code} (${message.error.message})` : ''}`,
+    );
     this.failedMessage = message;
   }
 }
+brandError(MessageFailedError, 'MessageFailedError');
 
 /** `messages.waitFor` gave up: the message did not reach the wanted status in time. */
 export class WaitForTimeoutError extends ParleyError {
@@ -21,14 +22,12 @@ export class WaitForTimeoutError extends ParleyError {
 
   constructor(message: string, lastSeen: Message | undefined) {
     super(message);
-    markErrorKind(this, 'WaitForTimeoutError');
     this.lastSeen = lastSeen;
   }
 }
+brandError(WaitForTimeoutError, 'WaitForTimeoutError');
 
 /** True for a {@link MessageFailedError}. */
-export const isMessageFailedError = (value: unknown): value is MessageFailedError =>
-  isErrorOfKind(value, 'MessageFailedError');
+export const isMessageFailedError = errorGuard<MessageFailedError>('MessageFailedError');
 /** True for a {@link WaitForTimeoutError}. */
-export const isWaitForTimeoutError = (value: unknown): value is WaitForTimeoutError =>
-  isErrorOfKind(value, 'WaitForTimeoutError');
+export const isWaitForTimeoutError = errorGuard<WaitForTimeoutError>('WaitForTimeoutError');

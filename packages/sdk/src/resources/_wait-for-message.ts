@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/api-promise';
 import type { RateLimitInfo } from '../core/rate-limit';
 import { isRateLimitError } from '../errors/api-error';
-import { ConfigurationError } from '../errors/parley-error';
+import { ConfigurationError } from '../errors/configuration-error';
 import { MessageFailedError, WaitForTimeoutError } from '../errors/wait-errors';
 import type { Message, MessageStatus } from '../wire/message';
 

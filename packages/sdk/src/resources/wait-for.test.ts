@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rejectionOf, withFakeTime } from '../_test/fake-time';
 import { errorReply, useTestServer } from '../_test/test-server';
 import { NotFoundError } from '../errors/api-error';
-import { ConfigurationError } from '../errors/parley-error';
+import { ConfigurationError } from '../errors/configuration-error';
 import { MessageFailedError, WaitForTimeoutError } from '../errors/wait-errors';
 import type { MessageStatus } from '../wire/message';
 

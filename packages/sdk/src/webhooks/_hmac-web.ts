@@ -1,14 +1,16 @@
 // Web Crypto implementation (default build: browsers, Deno, Bun, edge workers).
 // `_hmac-node.ts` has the same exports; the `node` build swaps it in.
 
+/** A parsed `v1=` value as this implementation compares it: lowercase hex here. */
+export type Signature = string;
+
 const encoder = new TextEncoder();
-const MAX_CACHED_KEYS = 32;
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function keyFor(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= MAX_CACHED_KEYS) keys.clear();
+  if (!key) {
+    if (keys.size > 31) keys.clear();
     key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
     ]);
@@ -17,75 +19,45 @@ function keyFor(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-function signedBytes(prefix: string, payload: string | Uint8Array): Uint8Array<ArrayBuffer> {
-  if (typeof payload === 'string') return encoder.encode(prefix + payload);
-  const head = encoder.encode(prefix);
-  const bytes = new Uint8Array(head.length + payload.length);
-  bytes.set(head);
-  bytes.set(payload, head.length);
-  return bytes;
-}
-
-async function digest(secret: string, bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), bytes));
-}
-
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  if (code >= 65 && code <= 70) return code - 55;
-  return -1;
-}
-
-/** The 32 bytes of a 64-character hex signature, or undefined when it is not one. */
-export function decodeSignature(hex: string): Uint8Array | undefined {
-  if (hex.length !== 64) return undefined;
-  const bytes = new Uint8Array(32);
-  for (let index = 0; index < 32; index++) {
-    const high = hexValue(hex.charCodeAt(index * 2));
-    const low = hexValue(hex.charCodeAt(index * 2 + 1));
-    if (high < 0 || low < 0) return undefined;
-    bytes[index] = high * 16 + low;
+async function hexDigest(secret: string, prefix: string, payload: string | Uint8Array): Promise<string> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  if (typeof payload === 'string') bytes = encoder.encode(prefix + payload);
+  else {
+    const head = encoder.encode(prefix);
+    bytes = new Uint8Array(head.length + payload.length);
+    bytes.set(head);
+    bytes.set(payload, head.length);
   }
-  return bytes;
+  const digest = new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-function equalInConstantTime(left: Uint8Array, right: Uint8Array): boolean {
-  let difference = left.length ^ right.length;
-  for (let index = 0; index < left.length; index++) difference |= left[index]! ^ (right[index] ?? 0);
-  return difference === 0;
+/** The signature in a 64-character hex value, or undefined when it is not one. */
+export function decodeSignature(hex: string): Signature | undefined {
+  return /^[\da-f]{64}$/i.test(hex) ? hex.toLowerCase() : undefined;
 }
 
 /** True when HMAC-SHA256(secret, prefix + payload) equals any candidate, for any secret. */
-export function signatureMatches(
+export async function signatureMatches(
   secrets: readonly string[],
   prefix: string,
   payload: string | Uint8Array,
-  candidates: readonly Uint8Array[],
-): boolean | Promise<boolean> {
-  return matchAsync(secrets, prefix, payload, candidates);
-}
-
-async function matchAsync(
-  secrets: readonly string[],
-  prefix: string,
-  payload: string | Uint8Array,
-  candidates: readonly Uint8Array[],
+  candidates: readonly Signature[],
 ): Promise<boolean> {
-  const bytes = signedBytes(prefix, payload);
-  let matched = false;
+  let matched = 0;
   for (const secret of secrets) {
-    const expected = await digest(secret, bytes);
-    // Every candidate is compared, even after a match, so timing does not reveal which one matched.
-    for (const candidate of candidates) matched = equalInConstantTime(expected, candidate) || matched;
+    const expected = await hexDigest(secret, prefix, payload);
+    // Constant time: every character of every candidate is compared, even after a match.
+    for (const candidate of candidates) {
+      let difference = 0;
+      for (let index = 0; index < 64; index++)
+        difference |= expected.charCodeAt(index) ^ candidate.charCodeAt(index);
+      matched |= +(difference === 0);
+    }
   }
-  return matched;
+  return matched === 1;
 }
 
 /** Lowercase hex HMAC-SHA256(secret, prefix + payload). */
-export async function signHex(secret: string, prefix: string, payload: string | Uint8Array): Promise<string> {
-  const bytes = await digest(secret, signedBytes(prefix, payload));
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
+export const signHex: (secret: string, prefix: string, payload: string | Uint8Array) => Promise<string> =
+  hexDigest;

@@ -6,17 +6,10 @@ export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly
  * does, or undefined when absent.
  */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
-  let value = record[name];
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  let value = headers[name];
   if (value === undefined) {
-    for (const key in record) {
-      if (key.length === name.length && key.toLowerCase() === name) {
-        value = record[key];
-        break;
-      }
-    }
+    for (const key in headers) if (key.toLowerCase() === name) value = headers[key];
   }
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : value.join(', ');
+  return typeof value === 'object' ? value.join(', ') : value;
 }

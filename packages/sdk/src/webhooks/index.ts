@@ -1,10 +1,5 @@
 // Entry `@parley/sdk/webhooks`: everything a receiver needs, without the HTTP client.
-export {
-  ConfigurationError,
-  isConfigurationError,
-  isParleyError,
-  ParleyError,
-} from '../errors/parley-error';
+export { isParleyError, ParleyError } from '../errors/parley-error';
 export type {
   ApplicationCreatedEvent,
   ConnectionConnectedEvent,

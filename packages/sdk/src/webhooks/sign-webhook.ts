@@ -1,4 +1,3 @@
-import { ConfigurationError } from '../errors/parley-error';
 import { signHex } from './_hmac';
 import { WEBHOOK_HEADERS } from './headers';
 
@@ -25,23 +24,26 @@ export type SignedWebhookHeaders = Record<(typeof WEBHOOK_HEADERS)[keyof typeof 
  * const headers = await signWebhook({ payload: body, secret: 'whsec_…', id: 'evt_…' });
  * await fetch(url, { method: 'POST', body, headers });
  */
-export async function signWebhook(params: SignWebhookParams): Promise<SignedWebhookHeaders> {
-  const secrets = typeof params.secret === 'string' ? [params.secret] : params.secret;
-  if (secrets.length === 0 || secrets.some((secret) => typeof secret !== 'string' || secret === '')) {
-    throw new ConfigurationError('signWebhook: `secret` must be a non-empty string or array of them');
+export async function signWebhook({
+  payload,
+  secret,
+  id,
+  timestamp = Math.floor(Date.now() / 1000),
+}: SignWebhookParams): Promise<SignedWebhookHeaders> {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (
+    !secrets.every((each) => each && typeof each === 'string') ||
+    !secrets.length ||
+    !id ||
+    !(Number.isSafeInteger(timestamp) && timestamp >= 0)
+  ) {
+    throw new TypeError('signWebhook: secret and id must be non-empty strings, timestamp unix seconds');
   }
-  if (typeof params.id !== 'string' || params.id === '') {
-    throw new ConfigurationError('signWebhook: `id` must be the event id');
-  }
-  const timestamp = params.timestamp ?? Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
-    throw new ConfigurationError('signWebhook: `timestamp` must be whole unix seconds');
-  }
-  const prefix = `${params.id}.${timestamp}.`;
-  const signatures = await Promise.all(secrets.map((secret) => signHex(secret, prefix, params.payload)));
+  const prefix = `${id}.${timestamp}.`;
+  const signatures = await Promise.all(secrets.map((each) => signHex(each, prefix, payload)));
   return {
-    [WEBHOOK_HEADERS.id]: params.id,
-    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-    [WEBHOOK_HEADERS.signature]: signatures.map((signature) => `v1=${signature}`).join(','),
+    [WEBHOOK_HEADERS.id]: id,
+    [WEBHOOK_HEADERS.timestamp]: `${timestamp}`,
+    [WEBHOOK_HEADERS.signature]: signatures.map((signature) => `v1=${signature}`).join(),
   };
 }

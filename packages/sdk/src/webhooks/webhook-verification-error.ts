@@ -1,4 +1,4 @@
-import { isErrorOfKind, markErrorKind, ParleyError } from '../errors/parley-error';
+import { brandError, errorGuard, ParleyError } from '../errors/parley-error';
 
 /** Why a webhook delivery was refused by {@link verifyWebhook}. */
 export type WebhookVerificationReason =
@@ -18,12 +18,10 @@ export class WebhookVerificationError extends ParleyError {
 
   constructor(reason: WebhookVerificationReason, message: string) {
     super(message);
-    markErrorKind(this, 'WebhookVerificationError');
     this.reason = reason;
   }
 }
+brandError(WebhookVerificationError, 'WebhookVerificationError');
 
 /** True for a {@link WebhookVerificationError}, also from another copy of the package. */
-export function isWebhookVerificationError(value: unknown): value is WebhookVerificationError {
-  return isErrorOfKind(value, 'WebhookVerificationError');
-}
+export const isWebhookVerificationError = errorGuard<WebhookVerificationError>('WebhookVerificationError');
