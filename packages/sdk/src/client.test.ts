@@ -66,11 +66,19 @@ describe('configuration', () => {
     expect(() => new Parley({ apiKey: TEST_API_KEY, baseUrl: TEST_BASE_URL })).not.toThrow();
   });
 
+  it('strips trailing slashes from the base URL', async () => {
+    server.on('GET', '/status', { body: status });
+    await new Parley({ apiKey: TEST_API_KEY, baseUrl: `${TEST_BASE_URL}//` }).status.get();
+    expect(server.requests[0]?.url.pathname).toBe('/v1/status');
+  });
+
   it('rejects a base URL that is not absolute http(s)', () => {
-    expect(() => new Parley({ apiKey: TEST_API_KEY, baseUrl: '127.0.0.1:4010/v1' })).toThrow(/absolute URL/);
-    expect(() => new Parley({ apiKey: TEST_API_KEY, baseUrl: 'ftp://127.0.0.1/v1' })).toThrow(
-      /http or https/,
+    expect(() => new Parley({ apiKey: TEST_API_KEY, baseUrl: '127.0.0.1:4010/v1' })).toThrow(
+      /absolute http\(s\) URL/,
     );
+    for (const baseUrl of ['ftp://127.0.0.1/v1', 'http://', 'http:///v1']) {
+      expect(() => new Parley({ apiKey: TEST_API_KEY, baseUrl })).toThrow(/absolute http\(s\) URL/);
+    }
   });
 
   it('uses the given fetch', async () => {

@@ -7,9 +7,9 @@ const SERVER_ERRORS = Array.from({ length: 100 }, (_, index) => 500 + index);
 /**
  * ky retry options for DESIGN §5: retry connection errors, timeouts, 5xx, 429 `rate_limited`
  * (after `Retry-After`, failing fast beyond `maxRetryAfter`) and 409 `idempotency_key_in_use`;
- * never other 4xx or `daily_send_limit_reached`. POST is listed because the only POST that
- * creates something (`/messages`) always carries an Idempotency-Key; `/sandbox/events` only
- * queues a synthetic event.
+ * never other 4xx or `daily_send_limit_reached`. A POST is retried on an ambiguous failure
+ * (no answer, 5xx) only when it carries an Idempotency-Key, as `/messages` always does; a
+ * POST without one (`/sandbox/events`) is retried only after a 429, which consumed nothing.
  */
 export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOptions {
   return {
@@ -23,9 +23,17 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
     // Jitter keeps many clients that failed together from retrying in lockstep.
     jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
     shouldRetry: ({ error }) => {
-      if (isTimeoutError(error) || isNetworkError(error)) return undefined;
-      if (!isHTTPError(error)) return false;
-      const { status, headers } = error.response;
+      if (!isTimeoutError(error) && !isNetworkError(error) && !isHTTPError(error)) return false;
+      const status = isHTTPError(error) ? error.response.status : 0;
+      if (
+        error.request.method === 'POST' &&
+        !error.request.headers.has('idempotency-key') &&
+        status !== 429
+      ) {
+        return false;
+      }
+      if (!isHTTPError(error)) return undefined;
+      const { headers } = error.response;
       const code = errorCodeOf(error.data);
       const retryAfter = readRetryAfter(headers);
       if (retryAfter !== undefined && retryAfter > maxRetryAfter) return false;

@@ -13,25 +13,24 @@ export interface RateLimitInfo {
 }
 
 /** The rate-limit info of a response, or null when it carries no `RateLimit-*` headers. */
-export function readRateLimit(headers: Headers, bucket?: RateLimitBucket): RateLimitInfo | null {
-  const limit = readCount(headers, 'ratelimit-limit');
-  const remaining = readCount(headers, 'ratelimit-remaining');
-  const reset = readCount(headers, 'ratelimit-reset');
-  if (limit === undefined || remaining === undefined || reset === undefined) return null;
-  return bucket === undefined ? { limit, remaining, reset } : { limit, remaining, reset, bucket };
+export function readRateLimit(headers: Headers): RateLimitInfo | null {
+  const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) =>
+    seconds(headers, `ratelimit-${name}`),
+  );
+  return limit === undefined || remaining === undefined || reset === undefined
+    ? null
+    : { limit, remaining, reset };
 }
 
 /** `Retry-After` in milliseconds (delay-seconds or HTTP date), or undefined when absent or unreadable. */
-export function readRetryAfter(headers: Headers, now = Date.now()): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+export function readRetryAfter(headers: Headers): number | undefined {
+  const delay = seconds(headers, 'retry-after');
+  if (delay !== undefined) return delay * 1000;
+  const date = Date.parse(headers.get('retry-after') ?? '');
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-function readCount(headers: Headers, name: string): number | undefined {
+function seconds(headers: Headers, name: string): number | undefined {
   const value = headers.get(name)?.trim();
-  if (!value || !/^\d+$/.test(value)) return undefined;
-  return Number(value);
+  return value && /^\d+$/.test(value) ? +value : undefined;
 }

@@ -142,6 +142,33 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('does not retry a POST without Idempotency-Key on an ambiguous failure, only after 429', async () => {
+    server.on('POST', '/sandbox/events', errorReply('internal_error'));
+    const { outcome } = await withFakeTime(() =>
+      server
+        .client()
+        .sandbox.events.create({ type: 'webhook.test' })
+        .then((event) => event),
+    );
+    expect(rejectionOf(outcome)).toBeInstanceOf(InternalServerError);
+    expect(server.requests).toHaveLength(1);
+
+    server.on(
+      'POST',
+      '/sandbox/events',
+      errorReply('rate_limited', { details: { bucket: 'requests' }, headers: { 'retry-after': '1' } }),
+      { status: 202, body: { id: 'evt_1', deliveries_queued: 0 } },
+    );
+    const retried = await withFakeTime(() =>
+      server
+        .client()
+        .sandbox.events.create({ type: 'webhook.test' })
+        .then((event) => event),
+    );
+    expect(retried.outcome.status).toBe('fulfilled');
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('gives up after maxRetries with the last error', async () => {
     server.on('GET', '/status', errorReply('internal_error'));
     const { outcome } = await withFakeTime(() =>

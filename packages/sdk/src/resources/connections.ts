@@ -1,18 +1,12 @@
-import type { HttpClient } from '../core/_http-client';
 import { path } from '../core/_path';
 import type { APIPromise } from '../core/api-promise';
 import { type PagePromise, pagePromise } from '../core/page';
 import type { ListEnvelope, ListParams } from '../wire/common';
 import type { Connection, Template } from '../wire/connection';
+import { Resource } from './_resource';
 
 /** Connected business numbers and their templates. */
-export class ConnectionsResource {
-  readonly #http: HttpClient;
-
-  constructor(http: HttpClient) {
-    this.#http = http;
-  }
-
+export class ConnectionsResource extends Resource {
   /**
    * `GET /v1/connections` (scope `connections.read`): one page, also iterable over all.
    *
@@ -21,7 +15,7 @@ export class ConnectionsResource {
    */
   list(params: ListParams = {}): PagePromise<Connection> {
     return pagePromise((cursor) =>
-      this.#http.request<ListEnvelope<Connection>>({
+      this.http.request<ListEnvelope<Connection>>({
         method: 'get',
         path: 'connections',
         query: { limit: params.limit, cursor: cursor ?? params.cursor },
@@ -31,6 +25,6 @@ export class ConnectionsResource {
 
   /** `GET /v1/connections/{id}/templates` (scope `templates.read`, bucket `templates`). */
   listTemplates(connectionId: string): APIPromise<ListEnvelope<Template>> {
-    return this.#http.request(() => ({ method: 'get', path: path`connections/${connectionId}/templates` }));
+    return this.http.request(() => ({ method: 'get', path: path`connections/${connectionId}/templates` }));
   }
 }

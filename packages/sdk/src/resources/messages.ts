@@ -1,7 +1,7 @@
-import type { HttpClient } from '../core/_http-client';
 import { path } from '../core/_path';
 import type { APIPromise } from '../core/api-promise';
 import type { Message, SendMessageParams } from '../wire/message';
+import { Resource } from './_resource';
 import { type WaitForOptions, waitForMessage } from './_wait-for-message';
 
 export type { WaitForOptions, WaitForStatus } from './_wait-for-message';
@@ -16,13 +16,7 @@ export interface SendMessageOptions {
 }
 
 /** Send messages and follow their status. */
-export class MessagesResource {
-  readonly #http: HttpClient;
-
-  constructor(http: HttpClient) {
-    this.#http = http;
-  }
-
+export class MessagesResource extends Resource {
   /**
    * `POST /v1/messages` (scope `messages.send`, bucket `sends`): a template or a text message.
    *
@@ -30,7 +24,7 @@ export class MessagesResource {
    * const message = await parley.messages.send({ type: 'text', connection_id, to: '+33612345678', text: 'Bonjour' });
    */
   send(params: SendMessageParams, options: SendMessageOptions = {}): APIPromise<Message> {
-    return this.#http.request({
+    return this.http.request({
       method: 'post',
       path: 'messages',
       body: params,
@@ -40,7 +34,7 @@ export class MessagesResource {
 
   /** `GET /v1/messages/{id}` (scope `messages.read`): the message with its current status. */
   get(id: string): APIPromise<Message> {
-    return this.#http.request(() => ({ method: 'get', path: path`messages/${id}` }));
+    return this.http.request(() => ({ method: 'get', path: path`messages/${id}` }));
   }
 
   /**

@@ -1,21 +1,16 @@
 import type { HttpClient } from '../core/_http-client';
 import type { APIPromise } from '../core/api-promise';
 import type { CreateSandboxEventParams, SandboxEventResult } from '../wire/event';
+import { Resource } from './_resource';
 
 /** `parley.sandbox.events`: synthetic webhook events, sandbox keys only. */
-export class SandboxEventsResource {
-  readonly #http: HttpClient;
-
-  constructor(http: HttpClient) {
-    this.#http = http;
-  }
-
+export class SandboxEventsResource extends Resource {
   /**
    * `POST /v1/sandbox/events` (scope `sandbox.events.create`): queues one event of `type` to
    * the application's subscribed endpoints. A live key gets a `PermissionError` (`sandbox_only`).
    */
   create(params: CreateSandboxEventParams): APIPromise<SandboxEventResult> {
-    return this.#http.request({ method: 'post', path: 'sandbox/events', body: { type: params.type } });
+    return this.http.request({ method: 'post', path: 'sandbox/events', body: { type: params.type } });
   }
 }
 
