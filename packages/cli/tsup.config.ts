@@ -1,4 +1,24 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import { lazyBuiltinsPlugin } from './build/lazy-builtins-plugin';
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+// commander imports node:child_process at the top only to run stand-alone executable
+// subcommands, which parley never has; loading that built-in costs ~3 ms of every start.
+const commanderWithoutChildProcess: EsbuildPlugin = {
+  name: 'commander-without-child-process',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('/commander/')
+        ? { path: 'child-process-stub', namespace: 'parley-stub' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'parley-stub' }, () => ({
+      contents: "export default { spawn() { throw new Error('parley has no executable subcommands'); } };",
+      loader: 'js',
+    }));
+  },
+};
 
 // One small entry (commander + the command table) and one lazily loaded chunk per command, so
 // `--version`/`--help` read a single file. The SDK, chalk, prompts and ofetch are bundled into
@@ -14,13 +34,15 @@ export default defineConfig({
   dts: false,
   sourcemap: false,
   minify: false,
-  treeshake: true,
   // The root tsconfig maps @parley/sdk to its source: the CLI bundles exactly the SDK it was tested with.
   tsconfig: '../../tsconfig.base.json',
   noExternal: [/^@parley\/sdk/, 'commander', 'chalk', '@inquirer/prompts', /^@inquirer\//, 'ofetch'],
   external: ['@parley/emulator'],
+  esbuildPlugins: [commanderWithoutChildProcess, lazyBuiltinsPlugin],
+  // Keep `node:` specifiers (Node ≥ 22 has them all); tsup's rewriting would also run before the plugin.
+  removeNodeProtocol: false,
   // Bundled CommonJS dependencies (inside prompts and ofetch) call require() for Node built-ins.
   banner: {
-    js: "import { createRequire as __parleyCreateRequire } from 'node:module'; const require = __parleyCreateRequire(import.meta.url);",
+    js: "const require = (globalThis.process.getBuiltinModule?.('node:module') ?? (await import('node:module')).default).createRequire(import.meta.url);",
   },
 });

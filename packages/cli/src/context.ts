@@ -1,5 +1,4 @@
 import type { ChalkInstance } from 'chalk';
-import { createStyle } from './output/style';
 
 /** Where a command writes: stdout for data, stderr for progress and messages. */
 export interface OutputStream {
@@ -28,17 +27,18 @@ export interface CommandContext {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-/** Options that describe the context; every field has a default taken from the process. */
+/** Options that describe the context; every field but `style` has a default taken from the process. */
 export interface ContextOptions extends Partial<Omit<CommandContext, 'style'>> {
-  color?: boolean;
+  style: ChalkInstance;
   input?: boolean;
 }
 
 /**
- * Builds a {@link CommandContext}. Without arguments it describes this process; tests pass
- * their own streams, environment and `fetch`.
+ * Builds a {@link CommandContext}. Without options it describes this process; tests pass
+ * their own streams, environment and `fetch`. The style is given (see `createStyle`), so this
+ * module never loads chalk by itself.
  */
-export function createContext(options: ContextOptions = {}): CommandContext {
+export function createContext(options: ContextOptions): CommandContext {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
@@ -46,7 +46,7 @@ export function createContext(options: ContextOptions = {}): CommandContext {
   const context: CommandContext = {
     stdout,
     stderr,
-    style: createStyle({ color: options.color ?? true, stream: stdout, env }),
+    style: options.style,
     json: options.json ?? false,
     interactive: options.interactive ?? (terminal && options.input !== false),
     env,

@@ -1,6 +1,7 @@
 import type { CommandModule, ParsedInput } from './commands/command-module';
 import { createContext } from './context';
 import { EXIT, type ExitError, isExitError } from './exit-error';
+import { plainStyle } from './output/plain-style';
 
 /**
  * Runs one command the way the entry needs it: builds the context from the global flags, runs,
@@ -12,12 +13,16 @@ export async function runCommand<Options, Data>(
 ): Promise<number> {
   const { flags } = input;
   const controller = new AbortController();
-  const context = createContext({
-    json: flags.json === true,
-    color: flags.color !== false,
-    input: flags.input !== false,
-    signal: controller.signal,
-  });
+  const json = flags.json === true;
+  // chalk is loaded only for human output: --json runs start faster without it.
+  const style = json
+    ? plainStyle()
+    : (await import('./output/style')).createStyle({
+        color: flags.color !== false,
+        stream: process.stdout,
+        env: process.env,
+      });
+  const context = createContext({ json, style, input: flags.input !== false, signal: controller.signal });
   const stop = () => controller.abort();
   if (commandModule.longRunning) {
     process.on('SIGINT', stop);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Chalk } from 'chalk';
 import { type CommandContext, createContext, type OutputStream } from '../context';
 
 /** An output stream that keeps what was written. */
@@ -27,7 +28,14 @@ export function testContext(
   const stdout = capture();
   const stderr = capture();
   return {
-    ...createContext({ stdout, stderr, color: false, interactive: false, env: {}, ...overrides }),
+    ...createContext({
+      stdout,
+      stderr,
+      style: new Chalk({ level: 0 }),
+      interactive: false,
+      env: {},
+      ...overrides,
+    }),
     stdout,
     stderr,
   };

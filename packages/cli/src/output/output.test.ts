@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+import { plainStyle } from './plain-style';
 import { createStyle } from './style';
 import { renderTable } from './table';
 
@@ -37,5 +38,14 @@ describe('createStyle', () => {
     expect(
       createStyle({ color: true, stream: { write: () => true }, env: { FORCE_COLOR: '1' } }).level,
     ).toBeGreaterThan(0);
+  });
+});
+
+describe('plainStyle', () => {
+  it('returns text unchanged through any chain, like chalk at level 0', () => {
+    const style = plainStyle();
+    expect(style.bold.underline('a')).toBe('a');
+    expect(style.red(`x ${style.dim('y')}`)).toBe('x y');
+    expect(style.level).toBe(0);
   });
 });
