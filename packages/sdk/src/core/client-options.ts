@@ -6,17 +6,17 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
 /** Options of `new Parley(...)`. */
 export interface ParleyOptions {
   /** `prl_sandbox_…` or `prl_live_…`; defaults to `PARLEY_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The API base including `/v1`, e.g. `http://127.0.0.1:4010/v1`; defaults to `PARLEY_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Per-attempt timeout in milliseconds (30 000). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt (2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Longest `Retry-After` wait in milliseconds the SDK sits out (60 000); a longer one fails at once. */
-  maxRetryAfter?: number;
+  maxRetryAfter?: number | undefined;
   /** The fetch to use instead of the global one. */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
 }
 
 /** Options with defaults applied and checked. */

@@ -13,9 +13,9 @@ export interface WaitForOptions {
   /** Return once the message has this status or a later one. */
   until: WaitForStatus;
   /** Give up after this many milliseconds (60 000). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Milliseconds between polls (1 000); stretched when the rate-limit window runs low. */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
 }
 
 const WAITABLE: readonly string[] = ['queued', 'sent', 'delivered', 'read'] satisfies WaitForStatus[];

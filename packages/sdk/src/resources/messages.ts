@@ -12,7 +12,7 @@ export interface SendMessageOptions {
    * Makes the send safe to repeat: the same key with the same body returns the first answer
    * instead of sending twice (kept 24 h). Generated when omitted, and identical on every retry.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** Send messages and follow their status. */

@@ -6,10 +6,12 @@ export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly
  * does, or undefined when absent.
  */
 export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  let value = headers[name];
+  // Duck-typed: polyfilled or cross-realm `Headers` (node-fetch, jsdom) fail `instanceof`.
+  if (typeof headers.get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Exclude<WebhookHeaders, Headers>;
+  let value = record[name];
   if (value === undefined) {
-    for (const key in headers) if (key.toLowerCase() === name) value = headers[key];
+    for (const key in record) if (key.toLowerCase() === name) value = record[key];
   }
   return typeof value === 'object' ? value.join(', ') : value;
 }

@@ -84,6 +84,8 @@ describe.each(Object.entries(implementations))('verifyWebhook with %s', (_name, 
     const signature = `v1=${sign(secret, body)}`;
     const headers = new Headers(valid());
     expect((await verify(body, headers, secret, { now })).id).toBe(id);
+    const polyfilled = { get: (name: string) => headers.get(name) } as unknown as Headers;
+    expect((await verify(body, polyfilled, secret, { now })).id).toBe(id);
     const mixedCase = {
       'Parley-Event-Id': id,
       'PARLEY-TIMESTAMP': String(timestamp),

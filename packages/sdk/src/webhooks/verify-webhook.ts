@@ -10,9 +10,9 @@ export type { WebhookHeaders } from './_read-header';
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
   /** Largest accepted distance between the timestamp and now, both ways; 300 by default. Only `Infinity` disables the check. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The receiver's clock: a Date or milliseconds since the epoch (like `Date.now()`). */
-  now?: Date | number;
+  now?: Date | number | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -49,6 +49,12 @@ describe('messages.send params', () => {
     expectTypeOf(requestId).toEqualTypeOf<string | undefined>();
   });
 
+  it('options accept possibly-undefined values, as process.env gives them', () => {
+    const fromEnv = process.env.PARLEY_API_KEY;
+    new Parley({ apiKey: fromEnv, baseUrl: process.env.PARLEY_BASE_URL, timeout: undefined });
+    parley.messages.send({ ...base, type: 'text', text: 'x' }, { idempotencyKey: undefined });
+  });
+
   it('waitFor accepts only statuses it can wait for', () => {
     parley.messages.waitFor('m', { until: 'delivered', timeout: 1000 });
     // @ts-expect-error failed is not something to wait for
