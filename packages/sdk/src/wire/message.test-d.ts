@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Parley } from '../client';
+import { Parley } from '../client';
 import type { Message, SendMessageParams, SendTemplateMessageParams, SendTextMessageParams } from './message';
 
 declare const parley: Parley;
