@@ -1,4 +1,5 @@
 import { readRetryAfter } from '../core/rate-limit';
+import { ERROR_STATUS } from '../wire/error';
 import {
   APIError,
   AuthenticationError,
@@ -28,10 +29,13 @@ export function errorFromResponse(response: Response, body: unknown): APIError {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   const field = (name: string) => (typeof error?.[name] === 'string' ? (error[name] as string) : undefined);
   const code = field('code') ?? `http_${status}`;
+  // The class follows the shared code → status table (STYLE item 7); unknown codes fall back
+  // to the HTTP status, so a proxy's bare 502 is still an InternalServerError.
+  const tableStatus = ERROR_STATUS[code as keyof typeof ERROR_STATUS] ?? status;
   const errorClass =
     code === 'daily_send_limit_reached'
       ? DailyLimitError
-      : (CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError));
+      : (CLASS_BY_STATUS[tableStatus] ?? (tableStatus >= 500 ? InternalServerError : APIError));
   return new errorClass({
     status,
     code,

@@ -70,6 +70,27 @@ describe('error mapping', () => {
     expect(apiError.headers.get('retry-after')).toBe('999999');
   });
 
+  it('maps an unknown code by HTTP status, and a 5xx without body to InternalServerError', async () => {
+    server.on('GET', '/status', {
+      status: 418,
+      body: { error: { code: 'teapot', message: 'No', request_id: 'req_1' } },
+    });
+    const teapot = await server
+      .client()
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(teapot).toBeInstanceOf(APIError);
+    expect(teapot).not.toBeInstanceOf(ValidationError);
+    expect(teapot).toMatchObject({ status: 418, code: 'teapot' });
+    server.on('GET', '/connections', { status: 502, body: 'Bad gateway' });
+    const gateway = await server
+      .client({ maxRetries: 0 })
+      .connections.list()
+      .catch((caught: unknown) => caught);
+    expect(gateway).toBeInstanceOf(InternalServerError);
+    expect(gateway).toMatchObject({ status: 502, code: 'http_502' });
+  });
+
   it('never puts the API key in an error message', async () => {
     server.on('GET', '/status', errorReply('invalid_api_key'));
     const client = server.client();
