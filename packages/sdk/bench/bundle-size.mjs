@@ -25,6 +25,7 @@ export async function benchBundleSize() {
   const subjects = {
     'ky alone (reference)': "export { default } from 'ky';",
     '@parley/sdk (whole)': "export * from './dist/index.js';",
+    '@parley/sdk { Parley } only': "export { Parley } from './dist/index.js';",
     '@parley/sdk/webhooks': "export * from './dist/webhooks.js';",
     'standardwebhooks (reference)': "export * from 'standardwebhooks';",
   };
