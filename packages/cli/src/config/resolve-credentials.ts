@@ -1,5 +1,5 @@
 import { EXIT, ExitError } from '../exit-error';
-import { configPath, DEFAULT_PROFILE, readConfig } from './config-file';
+import type { ConfigFile } from './config-file';
 
 /** The global flags every API command takes. */
 export interface ClientOptions {
@@ -27,11 +27,17 @@ export async function resolveCredentials(
   options: ClientOptions,
   env: Record<string, string | undefined>,
 ): Promise<Credentials> {
-  const path = configPath(env);
   const needsFile = !(options.apiKey ?? env.PARLEY_API_KEY) || !(options.baseUrl ?? env.PARLEY_BASE_URL);
-  const config = needsFile || options.profile ? await readConfig(path) : { profiles: {} };
+  let path = '';
+  let config: ConfigFile = { profiles: {} };
+  // The config file (and node:fs/promises) is loaded only when flags and env leave a gap.
+  if (needsFile || options.profile) {
+    const file = await import('./config-file');
+    path = file.configPath(env);
+    config = await file.readConfig(path);
+  }
   const explicitProfile = options.profile ?? (env.PARLEY_PROFILE || undefined);
-  const profileName = explicitProfile ?? config.current_profile ?? DEFAULT_PROFILE;
+  const profileName = explicitProfile ?? config.current_profile ?? 'default';
   const profile = config.profiles[profileName];
   if (options.profile && !profile) {
     throw new ExitError(

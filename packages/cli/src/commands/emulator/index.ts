@@ -1,21 +1,23 @@
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { defineCommand } from '../command-module';
+import { spawnEmulatorBin } from './_spawn-bin';
 
 /** `parley emulator start [flags]`: the flags go to the emulator unchanged. */
 export interface EmulatorStartOptions {
   argv: string[];
 }
 
-/** The emulator's own command-line entry (`parley-emulator`): one definition of its flags. */
+/** The emulator's own command-line entry (`parley-emulator`): the one definition of its flags. */
 type RunCli = (
   argv: readonly string[],
   io: { out: (line: string) => void; err: (line: string) => void },
 ) => Promise<number | { close(): Promise<void> }>;
 
 /**
- * Runs the emulator in this process with the flags of `parley-emulator`, by delegating to the
- * emulator's own entry, until Ctrl-C or SIGTERM; then it persists and stops. The emulator
+ * Runs the emulator with the flags of `parley-emulator` until Ctrl-C or SIGTERM, then lets it
+ * save its state and stop. It delegates to the emulator's own entry, so the flags are defined
+ * once: in process when `@parley/emulator` exports `runCli`, else through its bin. The emulator
  * package is imported only here, so no other command pays for loading it.
  */
 export async function startEmulator(
@@ -24,31 +26,33 @@ export async function startEmulator(
 ): Promise<undefined> {
   const emulator = (await import('@parley/emulator')) as unknown as { runCli?: RunCli };
   if (typeof emulator.runCli !== 'function') {
-    throw new ExitError(
-      EXIT.config,
-      'this @parley/emulator has no command-line entry: run `parley-emulator` instead',
-    );
+    return exitFor(await spawnEmulatorBin(options.argv, context));
   }
   const result = await emulator.runCli(options.argv, {
     out: (line) => context.stdout.write(`${line}\n`),
     err: (line) => context.stderr.write(`${line}\n`),
   });
-  if (typeof result === 'number') {
-    if (result === 0) return undefined;
-    throw new ExitError(result === 2 ? EXIT.usage : EXIT.api, 'the emulator did not start (see above)');
-  }
+  if (typeof result === 'number') return exitFor(result);
   await new Promise<void>((resolve) => {
     if (context.signal.aborted) resolve();
     context.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await result.close();
-  context.stderr.write('Emulator stopped.\n');
   return undefined;
+}
+
+/** The emulator's exit code in the CLI's terms: stopped by a signal is a normal end. */
+function exitFor(code: number): undefined {
+  if (code === 0 || code === 130 || code === 143) return undefined;
+  throw new ExitError(
+    code === 2 ? EXIT.usage : EXIT.api,
+    'the emulator did not start (see its message above)',
+  );
 }
 
 export default defineCommand({
   run: startEmulator,
   longRunning: true,
-  // `--json` is also a global flag, so commander hands it to the program: pass it on.
+  // `--json` is also a global flag, so commander gives it to the program: pass it on.
   parse: ({ command, flags }) => ({ argv: [...command.args, ...(flags.json === true ? ['--json'] : [])] }),
 });

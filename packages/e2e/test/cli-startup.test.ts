@@ -1,0 +1,59 @@
+// The start-up contract of the built CLI (issue 4): `--version` and `--help` load the entry and
+// commander only; the SDK, chalk and prompts load with the commands that use them.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertCliBuilt, CLI_PATH, cliEnv } from '../../cli/src/_test/cli-process';
+
+let dir: string;
+let recorder: string;
+
+beforeAll(async () => {
+  assertCliBuilt();
+  dir = await mkdtemp(join(tmpdir(), 'parley-startup-'));
+  recorder = join(dir, 'record-modules.cjs');
+  // A synchronous module hook records every file module the process loads.
+  await writeFile(
+    recorder,
+    `const loaded = [];
+require('node:module').registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+process.on('exit', () => require('node:fs').writeFileSync(process.env.MODULES_OUT, JSON.stringify(loaded)));`,
+  );
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** The contents of every dist file the CLI loaded for `args`. */
+async function loadedFiles(args: string[]): Promise<{ names: string[]; source: string }> {
+  const out = join(dir, `${args.join('_')}.json`);
+  await promisify(execFile)(process.execPath, ['--require', recorder, CLI_PATH, ...args], {
+    env: { ...cliEnv({}), MODULES_OUT: out },
+  }).catch(() => undefined);
+  const urls = (JSON.parse(await readFile(out, 'utf8')) as string[]).filter((url) => url.startsWith('file:'));
+  const files = urls.map((url) => fileURLToPath(url));
+  const source = (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
+  return { names: files.map((file) => file.replace(`${join(CLI_PATH, '..')}/`, '')), source };
+}
+
+describe('start-up path of the built CLI', () => {
+  for (const flag of ['--version', '--help']) {
+    it(`${flag} loads no SDK, no chalk, no prompts`, async () => {
+      const { names, source } = await loadedFiles([flag]);
+      expect(names[0]).toBe('cli.js');
+      expect(source).toContain('commander');
+      expect(source).not.toContain('parley-sdk-js'); // the SDK's user agent
+      expect(source).not.toMatch(/node_modules\/\.pnpm\/(chalk|ky|@inquirer)@/);
+      expect(names.every((name) => !name.includes('/'))).toBe(true);
+    });
+  }
+
+  it('status loads the SDK but neither prompts nor the emulator', async () => {
+    const { source } = await loadedFiles(['status', '--json']);
+    expect(source).toContain('parley-sdk-js');
+    expect(source).not.toMatch(/node_modules\/\.pnpm\/@inquirer/);
+    expect(source).not.toContain('emulator/dist');
+  });
+});
