@@ -18,7 +18,9 @@ import { EXIT, ExitError, isExitError } from '../exit-error';
 export function apiErrorToExit(error: unknown, credentials: Credentials): unknown {
   if (isExitError(error)) return error;
   if (isAPIError(error)) {
-    return new ExitError(EXIT.api, `${error.message}${hint(error, credentials)}`, {
+    const what = wireMessage(error).replace(/\.$/, '');
+    const facts = `${error.status} ${error.code}${error.requestId ? `, request ${error.requestId}` : ''}`;
+    return new ExitError(EXIT.api, `${what} (${facts})${hint(error, credentials)}`, {
       error: {
         code: error.code,
         message: wireMessage(error),
