@@ -10,9 +10,10 @@ export function parseSignatureHeader(header: string): Signature[] | string {
   const signatures: Signature[] = [];
   // The common case, one signature outside a rotation, skips splitting.
   for (const part of header.length === 67 ? [header] : header.split(/, */)) {
-    const scheme = /^v\d{1,3}=/.exec(part)?.[0];
-    if (!scheme) return 'an item is not vN=…';
-    if (scheme !== 'v1=') continue;
+    if (!part.startsWith('v1=')) {
+      if (/^v\d{1,3}=/.test(part)) continue;
+      return 'an item is not vN=…';
+    }
     const signature = decodeSignature(part.slice(3));
     if (signature === undefined) return 'a v1 is not 64 hex digits';
     signatures.push(signature);

@@ -68,3 +68,22 @@ describe('signWebhook', () => {
     expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret, body));
   });
 });
+
+describe('node implementation on Node without process.getBuiltinModule (22.0–22.2)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('falls back to Web Crypto with the same results', async () => {
+    vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+    vi.resetModules();
+    const fallback = await import('./_hmac-node');
+    const prefix = `${id}.${timestamp}.`;
+    expect(await fallback.signHex(secret, prefix, body)).toBe(reference(secret, body));
+    const signature = fallback.decodeSignature(reference(secret, body));
+    expect(typeof signature).toBe('string');
+    expect(await fallback.signatureMatches([secret], prefix, body, [signature!])).toBe(true);
+    expect(await fallback.signatureMatches([oldSecret], prefix, body, [signature!])).toBe(false);
+  });
+});
