@@ -24,14 +24,14 @@ const commanderWithoutChildProcess: EsbuildPlugin = {
 // `--version`/`--help` read a single file. The SDK, chalk, prompts and ofetch are bundled into
 // the chunks; the emulator stays external and is imported only by `parley emulator start`.
 export default defineConfig({
-  entry: { cli: 'src/cli.ts' },
+  entry: { cli: 'src/cli.ts', index: 'src/index.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node22',
   splitting: true,
   bundle: true,
   clean: true,
-  dts: false,
+  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: false,
   minify: false,
   // The root tsconfig maps @parley/sdk to its source: the CLI bundles exactly the SDK it was tested with.

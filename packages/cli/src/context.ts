@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { plainStyle } from './output/plain-style';
 
 /** Where a command writes: stdout for data, stderr for progress and messages. */
 export interface OutputStream {
@@ -27,18 +28,18 @@ export interface CommandContext {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-/** Options that describe the context; every field but `style` has a default taken from the process. */
+/** Options that describe the context; every field has a default taken from the process. */
 export interface ContextOptions extends Partial<Omit<CommandContext, 'style'>> {
-  style: ChalkInstance;
+  /** Default: plain text (see `createStyle` for chalk with colour detection). */
+  style?: ChalkInstance;
   input?: boolean;
 }
 
 /**
  * Builds a {@link CommandContext}. Without options it describes this process; tests pass
- * their own streams, environment and `fetch`. The style is given (see `createStyle`), so this
- * module never loads chalk by itself.
+ * their own streams, environment and `fetch`. This module never loads chalk by itself.
  */
-export function createContext(options: ContextOptions): CommandContext {
+export function createContext(options: ContextOptions = {}): CommandContext {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
@@ -46,7 +47,7 @@ export function createContext(options: ContextOptions): CommandContext {
   const context: CommandContext = {
     stdout,
     stderr,
-    style: options.style,
+    style: options.style ?? plainStyle(),
     json: options.json ?? false,
     interactive: options.interactive ?? (terminal && options.input !== false),
     env,

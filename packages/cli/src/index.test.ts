@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import * as cli from './index';
+
+describe('@parley/cli public surface', () => {
+  it('exports exactly these names (a change here is a change of the public API)', () => {
+    expect(Object.keys(cli).sort()).toMatchInlineSnapshot(`
+      [
+        "EXIT",
+        "ExitError",
+        "completion",
+        "configList",
+        "configSet",
+        "configUse",
+        "createContext",
+        "getMessage",
+        "isExitError",
+        "listConnections",
+        "listTemplates",
+        "listen",
+        "send",
+        "signDelivery",
+        "startEmulator",
+        "status",
+        "trigger",
+        "verifyDelivery",
+      ]
+    `);
+  });
+
+  it('runs a command as a function: no key is a config error (exit 3)', async () => {
+    const context = cli.createContext({
+      env: { XDG_CONFIG_HOME: '/nonexistent' },
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+    });
+    const failure = await cli.status({}, context).catch((error: unknown) => error);
+    expect(cli.isExitError(failure) && failure.code).toBe(cli.EXIT.config);
+  });
+});
