@@ -1,6 +1,7 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { rejectionOf, withFakeTime } from '../_test/fake-time';
-import { errorReply, useTestServer } from '../_test/test-server';
+import { errorReply, TEST_API_KEY, useTestServer } from '../_test/test-server';
 import {
   ConflictError,
   DailyLimitError,
@@ -204,5 +205,17 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as TimeoutError).cause).toBeDefined();
+    // Logged errors must not reveal the key, not even through cause.request.
+    expect(inspect(error, { depth: 10 })).not.toContain(TEST_API_KEY);
+  });
+
+  it('keeps the API key out of a logged ConnectionError', async () => {
+    server.on('GET', '/status', { networkError: true });
+    const error = await server
+      .client({ maxRetries: 0 })
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(inspect(error, { depth: 10 })).not.toContain(TEST_API_KEY);
   });
 });

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { errorReply, useTestServer } from '../_test/test-server';
 import { ERROR_STATUS, type ErrorCode } from '../wire/error';
@@ -96,7 +97,7 @@ describe('error mapping', () => {
     const client = server.client();
     const error = (await client.status.get().catch((caught: unknown) => caught)) as Error;
     expect(isAuthenticationError(error)).toBe(true);
-    expect(`${error.message} ${error.stack}`).not.toContain('prl_sandbox_');
+    expect(inspect(error, { depth: 10 })).not.toContain('prl_sandbox_');
   });
 
   it('maps an answer without a JSON error body by status, with the header request id', async () => {
