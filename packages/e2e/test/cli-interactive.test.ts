@@ -2,20 +2,30 @@
 // the confirmation, and the message that comes out.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertCliBuilt, CLI_PATH } from '../../cli/src/_test/cli-process';
 
-const socket = `parley-cli-test-${process.pid}-${randomUUID().slice(0, 8)}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+// A fresh tmux server per test (reusing one right after kill-server races its shutdown), with its
+// socket in a directory of this run that is removed at the end.
+let socketDir = '';
+let socket = '';
+const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 let server: EmulatorServer;
 beforeAll(async () => {
   assertCliBuilt();
+  socketDir = await mkdtemp(join(tmpdir(), 'parley-tmux-'));
   server = await startEmulatorServer({ port: 0, clock: 'frozen' });
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await rm(socketDir, { recursive: true, force: true });
+});
 afterEach(() => {
   try {
     tmux('kill-server');
@@ -26,6 +36,7 @@ afterEach(() => {
 
 /** Starts `parley …args` in a 120×40 tmux terminal; the pane stays after exit to show the code. */
 function startInTerminal(args: string[]): void {
+  socket = join(socketDir, randomUUID().slice(0, 8));
   const env = {
     PARLEY_API_KEY: server.sandboxKey,
     PARLEY_BASE_URL: server.baseUrl,
