@@ -1,6 +1,6 @@
 import { isHTTPError, isNetworkError, isTimeoutError, type RetryOptions } from 'ky';
 import { errorCodeOf } from '../errors/_error-from-response';
-import { readRetryAfter } from './rate-limit';
+import { readRateLimit, readRetryAfter } from './rate-limit';
 
 const SERVER_ERRORS = Array.from({ length: 100 }, (_, index) => 500 + index);
 
@@ -17,6 +17,7 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
     methods: ['get', 'post'],
     statusCodes: [409, 429, ...SERVER_ERRORS],
     afterStatusCodes: [429, 503],
+    maxRetryAfter,
     retryOnTimeout: true,
     delay: (attempt) => 500 * 2 ** (attempt - 1),
     backoffLimit: 8_000,
@@ -35,8 +36,10 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
       if (!isHTTPError(error)) return undefined;
       const { headers } = error.response;
       const code = errorCodeOf(error.data);
-      const retryAfter = readRetryAfter(headers);
-      if (retryAfter !== undefined && retryAfter > maxRetryAfter) return false;
+      // ky waits Retry-After, or RateLimit-Reset when a 429 lacks it; past the cap, fail now.
+      const reset = status === 429 ? readRateLimit(headers)?.reset : undefined;
+      const wait = readRetryAfter(headers) ?? (reset === undefined ? undefined : reset * 1000);
+      if (wait !== undefined && wait > maxRetryAfter) return false;
       if (status === 429) return code === 'daily_send_limit_reached' ? false : undefined;
       if (status === 409) return code === 'idempotency_key_in_use' ? undefined : false;
       return status >= 500 ? undefined : false;

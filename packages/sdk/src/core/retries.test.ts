@@ -102,6 +102,30 @@ describe('retries', () => {
     });
   });
 
+  it('without Retry-After, waits for RateLimit-Reset on 429 and fails fast beyond the cap', async () => {
+    const limited = (reset: string) => ({
+      ...errorReply('rate_limited', { details: { bucket: 'sends' } }),
+      headers: { 'ratelimit-limit': '30', 'ratelimit-remaining': '0', 'ratelimit-reset': reset },
+    });
+    server.on('GET', '/status', limited('3'), { body: { status: 'authenticated' } });
+    const { outcome, elapsed } = await withFakeTime(() =>
+      server
+        .client()
+        .status.get()
+        .then((s) => s),
+    );
+    expect(outcome.status).toBe('fulfilled');
+    expect(elapsed).toBeGreaterThanOrEqual(3_000);
+
+    server.on('GET', '/status', limited('90'));
+    const error = await server
+      .client({ maxRetryAfter: 60_000 })
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('never retries daily_send_limit_reached', async () => {
     server.on(
       'POST',
