@@ -5,19 +5,20 @@ set -euo pipefail
 CLI="$(pwd)/packages/cli/dist/cli.js"
 parley() { node "$CLI" "$@"; }
 show() { printf '$ %s\n' "$*"; eval "$@" 2>&1 || printf '[exit %s]\n' "$?"; printf '\n'; }
-export NO_COLOR=1 HOME="$(mktemp -d)"
+WORK="$(mktemp -d)"
+export NO_COLOR=1 HOME="$WORK/home"
 unset XDG_CONFIG_HOME
 unset PARLEY_API_KEY PARLEY_BASE_URL PARLEY_PROFILE
 
-: > /tmp/parley-transcript-emulator.log
-node "$CLI" emulator start --port 4010 >> /tmp/parley-transcript-emulator.log 2>&1 &
+: > $WORK/emulator.log
+node "$CLI" emulator start --port 4010 >> $WORK/emulator.log 2>&1 &
 EMULATOR=$!
 node -e "require('http').createServer((q,s)=>{q.resume();q.on('end',()=>{s.writeHead(200);s.end()})}).listen(3000,'127.0.0.1')" &
 APP=$!
-trap 'kill -INT $EMULATOR $APP 2>/dev/null; wait $EMULATOR 2>/dev/null || true' EXIT
-until grep -q ready /tmp/parley-transcript-emulator.log; do sleep 0.1; done
+trap 'kill -INT $EMULATOR $APP 2>/dev/null; wait $EMULATOR 2>/dev/null || true; rm -rf "$WORK"' EXIT
+until grep -q ready $WORK/emulator.log; do sleep 0.1; done
 
-printf '$ parley emulator start\n'; cat /tmp/parley-transcript-emulator.log; printf '\n'
+printf '$ parley emulator start\n'; cat $WORK/emulator.log; printf '\n'
 show parley config set --api-key prl_sandbox_parleyEmulatorDefaultSandboxKey1 --base-url http://127.0.0.1:4010/v1
 show parley config list
 show parley status
@@ -29,22 +30,22 @@ show parley send --connection 7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b52 --to +3361234
 show parley send --to +33612345678 --no-input
 show parley status --api-key prl_sandbox_0000000000000000000000000000000A
 
-: > /tmp/parley-transcript-listen.log
+: > $WORK/listen.log
 printf '$ parley listen --forward-to http://127.0.0.1:3000/webhooks --events message.received,webhook.test\n'
-node "$CLI" listen --forward-to http://127.0.0.1:3000/webhooks --events message.received,webhook.test >> /tmp/parley-transcript-listen.log 2>&1 &
+node "$CLI" listen --forward-to http://127.0.0.1:3000/webhooks --events message.received,webhook.test >> $WORK/listen.log 2>&1 &
 LISTEN=$!
-until grep -q Ready /tmp/parley-transcript-listen.log 2>/dev/null; do sleep 0.1; done
-node "$CLI" trigger message.received > /tmp/parley-transcript-trigger.log 2>&1
-until grep -q '→' /tmp/parley-transcript-listen.log; do sleep 0.1; done
+until grep -q Ready $WORK/listen.log 2>/dev/null; do sleep 0.1; done
+node "$CLI" trigger message.received > $WORK/trigger.log 2>&1
+until grep -q '→' $WORK/listen.log; do sleep 0.1; done
 kill -INT $LISTEN; wait $LISTEN || true
-cat /tmp/parley-transcript-listen.log
+cat $WORK/listen.log
 printf '^C\n\n'
-printf '$ parley trigger message.received   # in a second terminal\n'; cat /tmp/parley-transcript-trigger.log; printf '\n'
+printf '$ parley trigger message.received   # in a second terminal\n'; cat $WORK/trigger.log; printf '\n'
 
 BODY='{"api_version":"2026-10-14","created_at":"2026-10-14T09:30:00Z","data":{"message":"Hello"},"id":"evt_0123456789abcdef0123456789abcdef","livemode":false,"type":"webhook.test"}'
-printf '%s' "$BODY" > /tmp/parley-transcript-body.json
-show parley webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body /tmp/parley-transcript-body.json --timestamp 1800000000
-node "$CLI" webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body /tmp/parley-transcript-body.json --json \
-  | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify(JSON.parse(s).headers)))" > /tmp/parley-transcript-headers.json
-show parley webhooks verify --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --headers /tmp/parley-transcript-headers.json --body /tmp/parley-transcript-body.json
-show parley webhooks verify --secret whsec_zyxwvutsrqponmlkjihgfedcbaZYXWVU --headers /tmp/parley-transcript-headers.json --body /tmp/parley-transcript-body.json
+printf '%s' "$BODY" > $WORK/body.json
+show parley webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body $WORK/body.json --timestamp 1800000000
+node "$CLI" webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body $WORK/body.json --json \
+  | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify(JSON.parse(s).headers)))" > $WORK/headers.json
+show parley webhooks verify --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --headers $WORK/headers.json --body $WORK/body.json
+show parley webhooks verify --secret whsec_zyxwvutsrqponmlkjihgfedcbaZYXWVU --headers $WORK/headers.json --body $WORK/body.json

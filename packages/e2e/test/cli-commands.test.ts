@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
 import { closedPort } from '../../cli/src/_test/test-context';
 
@@ -346,6 +346,7 @@ describe('config profiles through the process', () => {
 describe('webhooks sign | verify', () => {
   it('verifies what sign produced, and names the reason when the body changed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-webhooks-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const secret = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
     const body =
       '{"api_version":"2026-10-14","created_at":"2026-10-14T09:30:00Z","data":{"message":"hi"},"id":"evt_0123456789abcdef0123456789abcdef","livemode":false,"type":"webhook.test"}';
@@ -379,6 +380,5 @@ describe('webhooks sign | verify', () => {
     expect(curl.stdout).toMatch(
       /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:3000\/webhooks' -H 'content-type: application\/json' -H 'parley-event-id: evt_0123456789abcdef0123456789abcdef'/,
     );
-    await rm(dir, { recursive: true, force: true });
   });
 });
