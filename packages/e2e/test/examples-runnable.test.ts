@@ -7,7 +7,7 @@ import { Parley } from '@parley/sdk';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 // The README's promises, run as a user runs them: `pnpm demo` (the built packages) and the
-// examples' runnable entries (`node src/….ts`, Node's type stripping) as real processes.
+// examples' runnable entries (`pnpm start`: Node's type stripping) as real processes.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const BUILT = ['packages/sdk/dist/node/index.js', 'packages/emulator/dist/index.js'];
@@ -84,7 +84,7 @@ describe('pnpm demo (scripts/demo.mjs)', () => {
 
 describe('examples as runnable programs', () => {
   it('send-message: a missing key is a clear configuration error (exit 2)', async () => {
-    const program = run(['examples/send-message/src/send-message.ts']);
+    const program = run(['--experimental-strip-types', 'examples/send-message/src/send-message.ts']);
 
     expect(await program.exited).toBe(2);
     expect(program.output()).toContain('PARLEY_API_KEY');
@@ -93,7 +93,7 @@ describe('examples as runnable programs', () => {
   it('send-message: sends and waits until delivered against a running emulator', async () => {
     const server = await startEmulatorServer({ port: 0, clock: 'frozen' });
     servers.push(server);
-    const program = run(['examples/send-message/src/send-message.ts'], {
+    const program = run(['--experimental-strip-types', 'examples/send-message/src/send-message.ts'], {
       PARLEY_API_KEY: server.sandboxKey,
       PARLEY_BASE_URL: server.baseUrl,
     });
@@ -116,7 +116,7 @@ describe('examples as runnable programs', () => {
       url: `http://127.0.0.1:${port}/webhooks/parley`,
       events: ['message.received'],
     });
-    const receiver = run(['examples/express-receiver/src/receiver.ts'], {
+    const receiver = run(['--experimental-strip-types', 'examples/express-receiver/src/receiver.ts'], {
       PARLEY_WEBHOOK_SECRET: endpoint.secret,
       PORT: String(port),
     });
