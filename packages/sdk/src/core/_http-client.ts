@@ -66,8 +66,8 @@ const mapError: NonNullable<Hooks['beforeError']>[number] = ({ error, request, r
   const target = `${request.method} ${new URL(request.url).pathname}`;
   // The request is finished: drop the key from it, since the wrapped ky error keeps it as
   // `cause.request`, and logging an error (util.inspect) would print its headers.
-  for (const finished of [request, (error as { request?: Request }).request])
-    finished?.headers.delete('authorization');
+  request.headers.delete('authorization');
+  (error as { request?: Request }).request?.headers.delete('authorization');
   if (isHTTPError(error)) return errorFromResponse(error.response, error.data);
   if (isTimeoutError(error)) return new TimeoutError(`${target} timed out${attempts}`, { cause: error });
   if (isNetworkError(error)) {

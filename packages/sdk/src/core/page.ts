@@ -1,5 +1,5 @@
 import type { ListEnvelope } from '../wire/common';
-import { APIPromise, type APIResponse } from './api-promise';
+import { APIPromise } from './api-promise';
 
 /**
  * One page of a list answer, with the wire fields as they are, that is also an async
@@ -43,10 +43,6 @@ export class Page<Item> implements ListEnvelope<Item>, AsyncIterable<Item> {
 
 /** An {@link APIPromise} of a {@link Page} that can also be iterated directly with `for await`. */
 export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  constructor(exchange: Promise<APIResponse<Page<Item>>>) {
-    super(exchange);
-  }
-
   async *[Symbol.asyncIterator](): AsyncIterator<Item> {
     yield* await this;
   }
