@@ -417,6 +417,26 @@ describe('the emulator answers as docs/openapi.yaml describes', () => {
   });
 });
 
+describe('answers outside the described operations', () => {
+  it('unknown paths and methods are 404 not_found in the same error format, with a request id', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/nope'],
+      ['DELETE', '/v1/messages'],
+      ['GET', '/v2/status'],
+    ] as const) {
+      const response = await emulator.fetch(
+        new Request(`http://127.0.0.1:4010${path}`, {
+          method,
+          headers: { authorization: `Bearer ${keys.all}` },
+        }),
+      );
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+      expectValid('#/components/schemas/ErrorNotFound', await response.json(), `${method} ${path}`);
+    }
+  });
+});
+
 describe('coverage of the description', () => {
   it('produced every documented status of every operation (except 500) and every /v1 error code', () => {
     const documented: string[] = [];
