@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
@@ -21,9 +21,9 @@ interface Run {
 const running: Run[] = [];
 const servers: EmulatorServer[] = [];
 
-function run(args: string[], env: Record<string, string> = {}): Run {
+function run(args: string[], env: Record<string, string> = {}, cwd = root): Run {
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, NO_COLOR: '1', PARLEY_API_KEY: '', PARLEY_BASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -79,6 +79,27 @@ describe('pnpm demo (scripts/demo.mjs)', () => {
     expect(output).toMatch(/export PARLEY_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(output).toMatch(/export PARLEY_API_KEY=prl_sandbox_\w{32}/);
     expect(output).toContain('packages/cli/dist/cli.js send --connection');
+  });
+});
+
+describe('README', () => {
+  it('the SDK example runs as written against a running emulator', async () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const snippet = /## Send a message \(SDK\)\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toContain('parley.messages.waitFor');
+    const server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+    servers.push(server);
+    // The snippet is plain JavaScript; run from an example package so `@parley/sdk` resolves as installed.
+    const program = run(
+      ['--input-type=module', '--eval', snippet!],
+      { PARLEY_API_KEY: server.sandboxKey, PARLEY_BASE_URL: server.baseUrl },
+      `${root}examples/send-message`,
+    );
+    await until(() => server.emulator.control.listMessages().length === 1, 'the send');
+    await server.emulator.clock.advance(5_000);
+
+    expect(await program.exited).toBe(0);
+    expect(program.output()).toMatch(/^delivered \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/m);
   });
 });
 
