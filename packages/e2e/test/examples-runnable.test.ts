@@ -103,6 +103,59 @@ describe('README', () => {
   });
 });
 
+describe('README webhook examples run as written', () => {
+  const id = 'evt_0123456789abcdef0123456789abcdef';
+  const secret = `whsec_${'R'.repeat(32)}`;
+  /** Appended to a snippet: one genuine delivery and one whose body was altered, with the statuses printed. */
+  const driver = (send: string) => `
+import { signWebhook as signForTest } from '@parley/sdk/webhooks';
+const body = JSON.stringify({ api_version: '2026-10-14', created_at: '2026-10-14T09:30:00Z', data: { message: 'hi' }, id: '${id}', livemode: false, type: 'webhook.test' });
+const headers = { 'content-type': 'application/json', ...(await signForTest({ payload: body, secret: process.env.PARLEY_WEBHOOK_SECRET, id: '${id}' })) };
+const genuine = await ${send}(body, headers);
+const altered = await ${send}(body.replace('hi', 'ho'), headers);
+console.log('statuses', genuine.status, altered.status, await altered.text());
+`;
+  const snippetAfter = (heading: string, nth = 0) => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const section = readme.slice(readme.indexOf(heading));
+    return [...section.matchAll(/```ts\n([\s\S]*?)```/g)][nth]![1]!;
+  };
+
+  it('the web-standard handler: 204 for a signed delivery, 400 signature_mismatch for an altered body', async () => {
+    const code =
+      snippetAfter('## Verify a webhook') +
+      driver(
+        "((payload, headers) => POST(new Request('http://127.0.0.1/webhooks/parley', { method: 'POST', body: payload, headers })))",
+      );
+    const program = run(
+      ['--input-type=module-typescript', '--eval', code],
+      { PARLEY_WEBHOOK_SECRET: secret },
+      `${root}examples/web-standard-receiver`,
+    );
+
+    expect(await program.exited, program.output()).toBe(0);
+    expect(program.output()).toContain('statuses 204 400 signature_mismatch');
+  });
+
+  it('the Express route: 204 for a signed delivery, 400 signature_mismatch for an altered body', async () => {
+    const code =
+      snippetAfter('## Verify a webhook', 1) +
+      `const server = app.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const url = 'http://127.0.0.1:' + server.address().port + '/webhooks/parley';` +
+      driver('((payload, headers) => fetch(url, { method: "POST", body: payload, headers }))') +
+      'server.close();';
+    const program = run(
+      ['--input-type=module-typescript', '--eval', code],
+      { PARLEY_WEBHOOK_SECRET: secret },
+      `${root}examples/express-receiver`,
+    );
+
+    expect(await program.exited, program.output()).toBe(0);
+    expect(program.output()).toContain('statuses 204 400 signature_mismatch');
+  });
+});
+
 describe('examples as runnable programs', () => {
   it('send-message: a missing key is a clear configuration error (exit 2)', async () => {
     const program = run(['--experimental-strip-types', 'examples/send-message/src/send-message.ts']);
