@@ -55,8 +55,8 @@ export async function runCommand<Options, Data>(
 
 function asExitError(error: unknown): ExitError | { code: number; message: string; body: unknown } {
   if (isExitError(error)) return error;
-  // @inquirer/prompts rejects with ExitPromptError when the user presses Ctrl-C.
-  if (error instanceof Error && error.name === 'ExitPromptError') {
+  // @inquirer/prompts rejects with ExitPromptError on Ctrl-C, AbortPromptError on our signal.
+  if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
     const message = 'cancelled';
     return {
       code: EXIT.interrupted,

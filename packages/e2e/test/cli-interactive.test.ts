@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertCliBuilt, CLI_PATH } from '../../cli/src/_test/cli-process';
 
@@ -110,6 +110,51 @@ describe('interactive parley send (tmux)', () => {
       data: { text: string }[];
     };
     expect(messages.data.filter((message) => message.text === 'Bonjour')).toHaveLength(0);
+  });
+
+  it('asks only for what the flags left out: the connection and the variables --var did not give', async () => {
+    startInTerminal(['send', '--to', '+33612345678', '--template', 'order_confirmation', '--var', 'Ada']);
+    await waitForScreen('Connection');
+    keys('Enter');
+    await waitForScreen('{{2}} in');
+    expect(screen()).not.toContain('{{1}} in');
+    expect(screen()).not.toContain('To (international format');
+    keys('-l', 'A-42');
+    keys('Enter');
+    await waitForScreen('Send order_confirmation (fr) to +33612345678 from Parley Sandbox?');
+    keys('Enter');
+    await waitForScreen('EXIT:0');
+    expect(screen()).toMatch(/Status\s+queued/);
+  });
+
+  it('offers a text message in the template list', async () => {
+    startInTerminal(['send', '--to', '+33612345678']);
+    await waitForScreen('Connection');
+    keys('Enter');
+    await waitForScreen('Text message…');
+    keys('Up', 'Enter');
+    await waitForScreen('? Text');
+    keys('-l', 'Salut');
+    keys('Enter');
+    await waitForScreen('Send this text to +33612345678');
+    keys('Enter');
+    await waitForScreen('EXIT:0');
+    expect(screen()).toMatch(/Text\s+Salut/);
+  });
+
+  it('asks nothing when the flags say everything (a template without variables)', async () => {
+    startInTerminal([
+      'send',
+      '--connection',
+      SANDBOX_ACTIVE_CONNECTION_ID,
+      '--to',
+      '+33612345678',
+      '--template',
+      'hello_world',
+    ]);
+    await waitForScreen('EXIT:0');
+    expect(screen()).not.toMatch(/^[?✔] /m);
+    expect(screen()).toMatch(/Template\s+hello_world \(en\)/);
   });
 
   it('never prompts with --no-input, even in a terminal (exit 2)', async () => {

@@ -15,8 +15,10 @@ export interface TemporaryEndpoint {
 export function controlApi(baseUrl: string, fetchFunction: (request: Request) => Promise<Response>) {
   const origin = new URL(baseUrl).origin;
   const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    // A stopped emulator must not keep `listen` from exiting.
+    const signal = AbortSignal.timeout(5_000);
     try {
-      const init: RequestInit = { method };
+      const init: RequestInit = { method, signal };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
         init.headers = { 'content-type': 'application/json' };

@@ -1,8 +1,8 @@
-import { confirm, input, Separator, select } from '@inquirer/prompts';
+import { confirm, input as inputPrompt, Separator, select as selectPrompt } from '@inquirer/prompts';
 import type { Connection, Template } from '@parley/sdk';
 import type { ApiSession } from '../../client/api-session';
 import type { CommandContext } from '../../context';
-import { EXIT, ExitError } from '../../exit-error';
+import { EXIT, ExitError, usageError } from '../../exit-error';
 import type { SendDraft } from './index';
 
 const TEXT_CHOICE = Symbol('text');
@@ -18,7 +18,14 @@ export async function completeDraft(
   api: ApiSession,
   context: CommandContext,
 ): Promise<SendDraft> {
-  const promptContext = { output: process.stderr, signal: context.signal };
+  const promptContext = { output: process.stderr as NodeJS.WritableStream, signal: context.signal };
+  let asked = false;
+  const select = counting(selectPrompt, () => {
+    asked = true;
+  });
+  const input = counting(inputPrompt, () => {
+    asked = true;
+  });
   const next: SendDraft = { ...draft, variables: [...draft.variables] };
   let connection: Connection | undefined;
   if (!next.connection) {
@@ -40,18 +47,17 @@ export async function completeDraft(
     );
     next.connection = connection.id;
   }
+  let template: Template | undefined;
   if (next.template === undefined && next.text === undefined) {
-    const templates = await api.call(
-      async (client) => (await client.connections.listTemplates(next.connection!)).data,
-    );
+    const templates = await templatesOf(api, next.connection);
     const choice = await select<Template | typeof TEXT_CHOICE>(
       {
         message: 'Template',
         choices: [
-          ...templates.map((template) => ({
-            value: template,
-            name: `${template.name} (${template.language})`,
-            description: template.body,
+          ...templates.map((candidate) => ({
+            value: candidate,
+            name: `${candidate.name} (${candidate.language})`,
+            description: candidate.body,
           })),
           new Separator(),
           { value: TEXT_CHOICE, name: 'Text message…', description: 'free text, inside the 24 h window' },
@@ -62,15 +68,20 @@ export async function completeDraft(
     if (choice === TEXT_CHOICE) {
       next.text = await input({ message: 'Text', required: true, validate: validText }, promptContext);
     } else {
-      next.template = choice.name;
-      next.language = choice.language;
-      for (let index = next.variables.length; index < choice.variable_count; index++) {
-        const placeholder = `{{${index + 1}}}`;
-        const shown = choice.body.replace(placeholder, context.style.bold.underline(placeholder));
-        next.variables.push(
-          await input({ message: `${placeholder} in "${shown}"`, required: true }, promptContext),
-        );
-      }
+      template = choice;
+    }
+  } else if (next.template !== undefined) {
+    template = await namedTemplate(api, next, select, promptContext);
+  }
+  if (template) {
+    next.template = template.name;
+    next.language = template.language;
+    for (let index = next.variables.length; index < template.variable_count; index++) {
+      const placeholder = `{{${index + 1}}}`;
+      const shown = template.body.replace(placeholder, context.style.bold.underline(placeholder));
+      next.variables.push(
+        await input({ message: `${placeholder} in "${shown}"`, required: true }, promptContext),
+      );
     }
   }
   if (!next.to) {
@@ -81,12 +92,56 @@ export async function completeDraft(
       )
     ).trim();
   }
+  // Everything came from flags (e.g. a template without variables): nothing to confirm.
+  if (!asked) return next;
   const what = next.text !== undefined ? 'this text' : `${next.template} (${next.language ?? '?'})`;
   const from = connection ? ` from ${connection.name}` : '';
   if (!(await confirm({ message: `Send ${what} to ${next.to}${from}?`, default: true }, promptContext))) {
     throw new ExitError(EXIT.interrupted, 'not sent: cancelled at the confirmation');
   }
   return next;
+}
+
+/** The same prompt, noting that something was asked. */
+function counting<Prompt extends (...args: never[]) => unknown>(prompt: Prompt, onAsk: () => void): Prompt {
+  return ((...args: Parameters<Prompt>) => {
+    onAsk();
+    return prompt(...args);
+  }) as Prompt;
+}
+
+function templatesOf(api: ApiSession, connectionId: string): Promise<Template[]> {
+  return api.call(async (client) => (await client.connections.listTemplates(connectionId)).data);
+}
+
+/** The template named by --template (and --language): asks for the language when it is ambiguous. */
+async function namedTemplate(
+  api: ApiSession,
+  draft: SendDraft,
+  select: typeof selectPrompt,
+  promptContext: { output: NodeJS.WritableStream; signal: AbortSignal },
+): Promise<Template> {
+  const matches = (await templatesOf(api, draft.connection!)).filter(
+    (candidate) =>
+      candidate.name === draft.template && (!draft.language || candidate.language === draft.language),
+  );
+  if (matches.length === 0) {
+    throw usageError(
+      `no template "${draft.template}"${draft.language ? ` in ${draft.language}` : ''} on connection ${draft.connection}: see \`parley templates list --connection ${draft.connection}\``,
+    );
+  }
+  if (matches.length === 1) return matches[0]!;
+  return select(
+    {
+      message: 'Language',
+      choices: matches.map((candidate) => ({
+        value: candidate,
+        name: candidate.language,
+        description: candidate.body,
+      })),
+    },
+    promptContext,
+  );
 }
 
 function validPhone(value: string): true | string {

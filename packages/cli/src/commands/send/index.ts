@@ -47,7 +47,9 @@ export async function send(options: SendOptions, context: CommandContext): Promi
   const waitFor = waitStatus(options.wait);
   let draft: SendDraft = { ...pickDraft(options), variables: options.var ?? [] };
   const api = await openApiSession(options, context);
-  if (missing(draft).length > 0 && context.interactive) {
+  // In a terminal, a template without --var is checked for variables to ask for.
+  const mayAsk = missing(draft).length > 0 || (draft.template !== undefined && draft.variables.length === 0);
+  if (mayAsk && context.interactive) {
     const { completeDraft } = await import('./_interactive');
     draft = await completeDraft(draft, api, context);
   }
