@@ -10,10 +10,7 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const WARMUP = 3;
 
-if (!existsSync(CLI)) {
-  console.error(`${CLI} is missing: run \`pnpm --filter @parley/cli build\` first`);
-  process.exit(1);
-}
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm --filter @parley/cli build\` first`);
 
 // Async spawn, never spawnSync: the emulator answering `status` lives in this process's event loop.
 function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
