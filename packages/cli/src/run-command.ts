@@ -1,6 +1,6 @@
 import type { CommandModule, ParsedInput } from './commands/command-module';
 import { createContext } from './context';
-import { EXIT, type ExitError, isExitError } from './exit-error';
+import { EXIT, ExitError, isExitError } from './exit-error';
 import { plainStyle } from './output/plain-style';
 
 /**
@@ -53,17 +53,12 @@ export async function runCommand<Options, Data>(
   }
 }
 
-function asExitError(error: unknown): ExitError | { code: number; message: string; body: unknown } {
+function asExitError(error: unknown): ExitError {
   if (isExitError(error)) return error;
   // @inquirer/prompts rejects with ExitPromptError on Ctrl-C, AbortPromptError on our signal.
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-    const message = 'cancelled';
-    return {
-      code: EXIT.interrupted,
-      message,
-      body: { error: { code: 'interrupted', message, request_id: null } },
-    };
+    return new ExitError(EXIT.interrupted, 'cancelled');
   }
   const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  return { code: EXIT.api, message, body: { error: { code: 'internal_error', message, request_id: null } } };
+  return new ExitError(EXIT.api, message, { error: { code: 'internal_error', message, request_id: null } });
 }
