@@ -8,6 +8,9 @@ import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
 
+// Generous on a loaded machine: these wait for real I/O, never for emulator time.
+const PATIENCE = { timeout: 10_000, interval: 10 };
+
 let server: EmulatorServer;
 let env: Record<string, string>;
 let app: Server;
@@ -67,7 +70,10 @@ describe('parley listen --forward-to', () => {
     const triggered = await runCli(['trigger', 'message.received', '--json'], env);
     expect(JSON.parse(triggered.stdout)).toMatchObject({ deliveries_queued: 1 });
     await control('clock/advance', { ms: 0 });
-    await vi.waitFor(() => expect(verified.map((event) => event.type)).toEqual(['message.received']));
+    await vi.waitFor(
+      () => expect(verified.map((event) => event.type)).toEqual(['message.received']),
+      PATIENCE,
+    );
 
     const sent = await runCli(
       [
@@ -83,7 +89,7 @@ describe('parley listen --forward-to', () => {
       env,
     );
     await control('clock/advance', { ms: 2_000 });
-    await vi.waitFor(() => expect(verified).toHaveLength(2));
+    await vi.waitFor(() => expect(verified).toHaveLength(2), PATIENCE);
     expect(verified[1]).toMatchObject({
       type: 'message.status_updated',
       data: { message: { id: JSON.parse(sent.stdout).id, status: 'sent' } },

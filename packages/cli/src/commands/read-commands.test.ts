@@ -8,6 +8,9 @@ import { send } from './send/index';
 import { listTemplates, renderTemplates } from './templates/index';
 import { renderTrigger, trigger } from './trigger/index';
 
+// Generous on a loaded machine: these wait for real I/O, never for emulator time.
+const PATIENCE = { timeout: 10_000, interval: 10 };
+
 const { emulator, context } = emulatorContext();
 afterAll(() => emulator.close());
 
@@ -72,7 +75,7 @@ describe('parley messages get', () => {
     expect(await getMessage({ id: sent.id }, context())).toMatchObject({ id: sent.id, status: 'queued' });
     const run = context();
     const watching = getMessage({ id: sent.id, watch: true, interval: 5 }, run);
-    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued'));
+    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued'), PATIENCE);
     await emulator.clock.advance(5_000);
     expect((await watching).status).toBe('delivered');
     expect(run.stderr.text()).toContain('queued → delivered');
@@ -94,7 +97,7 @@ describe('parley messages get', () => {
     const controller = new AbortController();
     const run = context({ signal: controller.signal });
     const watching = getMessage({ id: sent.id, watch: true, interval: 5 }, run).catch((error) => error);
-    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued'));
+    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued'), PATIENCE);
     controller.abort();
     expect(await watching).toMatchObject({ code: 130 });
   });

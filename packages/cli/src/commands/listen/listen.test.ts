@@ -8,6 +8,9 @@ import { closedPort } from '../../_test/test-context';
 import { trigger } from '../trigger/index';
 import { listen } from './index';
 
+// Generous on a loaded machine: these wait for real I/O, never for emulator time.
+const PATIENCE = { timeout: 10_000, interval: 10 };
+
 /** A local app that verifies each delivery with the SDK, like a user's receiver. */
 async function startApp(secret: () => string, answer = 200) {
   const received: { event?: WebhookEvent; error?: string; headers: IncomingHttpHeaders; raw: string }[] = [];
@@ -52,7 +55,7 @@ describe('parley listen', () => {
       { forwardTo: app.url, events: 'message.received,webhook.test' },
       run,
     );
-    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'));
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'), PATIENCE);
     const ready = JSON.parse(run.stdout.text().split('\n')[0]!);
     expect(ready).toMatchObject({
       secret: expect.stringMatching(/^whsec_/),
@@ -63,11 +66,11 @@ describe('parley listen', () => {
     const queued = await trigger({ eventType: 'message.received' }, context());
     expect(queued.deliveries_queued).toBe(1);
     await emulator.clock.advance(0);
-    await vi.waitFor(() => expect(app.received).toHaveLength(1));
+    await vi.waitFor(() => expect(app.received).toHaveLength(1), PATIENCE);
     expect(app.received[0]?.event).toMatchObject({ id: queued.id, type: 'message.received' });
     expect(app.received[0]?.headers['parley-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
 
-    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2));
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2), PATIENCE);
     const line = JSON.parse(run.stdout.text().trim().split('\n')[1]!);
     expect(line).toMatchObject({
       event_id: queued.id,
@@ -92,11 +95,11 @@ describe('parley listen', () => {
     const app = await startApp(() => 'whsec_wrongwrongwrongwrongwrongwrongwr', 200);
     const run = context({ signal: controller.signal });
     const listening = listenUntilAborted({ forwardTo: app.url }, run);
-    await vi.waitFor(() => expect(run.stdout.text()).toContain('Ready!'));
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('Ready!'), PATIENCE);
     expect(run.stdout.text()).toMatch(/^Signing secret: whsec_\w+\nReady! Forwarding all events to /);
     await trigger({ eventType: 'webhook.test' }, context());
     await emulator.clock.advance(0);
-    await vi.waitFor(() => expect(run.stdout.text()).toContain('→ 400 from'));
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('→ 400 from'), PATIENCE);
     expect(run.stdout.text()).toMatch(/\d\d:\d\d:\d\d {2}webhook\.test {2}evt_[0-9a-f]{32} {2}✓ verified/);
     controller.abort();
     await listening;
@@ -107,7 +110,7 @@ describe('parley listen', () => {
     const app = await startApp(() => '');
     const run = context({ signal: controller.signal });
     const listening = listenUntilAborted({ forwardTo: app.url, printSecret: true }, run);
-    await vi.waitFor(() => expect(run.stderr.text()).toContain('Ready!'));
+    await vi.waitFor(() => expect(run.stderr.text()).toContain('Ready!'), PATIENCE);
     expect(run.stdout.text()).toMatch(/^whsec_\w+\n$/);
     controller.abort();
     await listening;
@@ -120,10 +123,10 @@ describe('parley listen', () => {
       { forwardTo: `http://127.0.0.1:${await closedPort()}/webhooks`, events: 'webhook.test' },
       run,
     );
-    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'));
+    await vi.waitFor(() => expect(run.stdout.text()).toContain('"ready":true'), PATIENCE);
     await trigger({ eventType: 'webhook.test' }, context());
     await emulator.clock.advance(0);
-    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2));
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2), PATIENCE);
     const line = JSON.parse(run.stdout.text().trim().split('\n')[1]!);
     expect(line.forward).toMatchObject({ status: null, error: 'ECONNREFUSED' });
     controller.abort();

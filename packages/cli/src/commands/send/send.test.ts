@@ -3,6 +3,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { emulatorContext } from '../../_test/emulator-context';
 import { send } from './index';
 
+// Generous on a loaded machine: these wait for real I/O, never for emulator time.
+const PATIENCE = { timeout: 10_000, interval: 10 };
+
 const TO = '+33612345678';
 
 describe('parley send', () => {
@@ -70,9 +73,9 @@ describe('parley send', () => {
       { connection: SANDBOX_ACTIVE_CONNECTION_ID, to: TO, text: 'wait for me', wait: true, interval: 5 },
       run,
     );
-    await vi.waitFor(() => expect(run.stderr.text()).toMatch(/ queued \(/));
+    await vi.waitFor(() => expect(run.stderr.text()).toMatch(/ queued \(/), PATIENCE);
     await emulator.clock.advance(2_000);
-    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued → sent'));
+    await vi.waitFor(() => expect(run.stderr.text()).toContain('queued → sent'), PATIENCE);
     await emulator.clock.advance(3_000);
     const message = await sending;
     expect(message.status).toBe('delivered');
@@ -85,7 +88,7 @@ describe('parley send', () => {
       { connection: SANDBOX_ACTIVE_CONNECTION_ID, to: TO, text: 'x', wait: 'sent', interval: 5 },
       run,
     );
-    await vi.waitFor(() => expect(run.stderr.text()).toMatch(/ queued \(/));
+    await vi.waitFor(() => expect(run.stderr.text()).toMatch(/ queued \(/), PATIENCE);
     await emulator.clock.advance(2_000);
     expect((await sending).status).toBe('sent');
   });
