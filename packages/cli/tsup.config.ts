@@ -2,6 +2,20 @@ import { defineConfig, type Options } from 'tsup';
 import { lazyBuiltinsPlugin } from './build/lazy-builtins-plugin';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+
+// Bundled CommonJS dependencies (inside prompts and ofetch) call require() for Node built-ins
+// through esbuild's __require helper, which looks for a `require` in its own chunk: give that
+// chunk one, and no other chunk the cost.
+const requireWhereNeeded: TsupPlugin = {
+  name: 'require-where-needed',
+  renderChunk(code) {
+    if (!code.includes('typeof require')) return undefined;
+    const line =
+      "const require = (globalThis.process.getBuiltinModule?.('node:module') ?? (await import('node:module')).default).createRequire(import.meta.url);";
+    return { code: code.startsWith('#!') ? code.replace('\n', `\n${line}\n`) : `${line}\n${code}` };
+  },
+};
 
 // commander imports node:child_process at the top only to run stand-alone executable
 // subcommands, which parley never has; loading that built-in costs ~3 ms of every start.
@@ -41,8 +55,5 @@ export default defineConfig({
   esbuildPlugins: [commanderWithoutChildProcess, lazyBuiltinsPlugin],
   // Keep `node:` specifiers (Node ≥ 22 has them all); tsup's rewriting would also run before the plugin.
   removeNodeProtocol: false,
-  // Bundled CommonJS dependencies (inside prompts and ofetch) call require() for Node built-ins.
-  banner: {
-    js: "const require = (globalThis.process.getBuiltinModule?.('node:module') ?? (await import('node:module')).default).createRequire(import.meta.url);",
-  },
+  plugins: [requireWhereNeeded],
 });
