@@ -42,10 +42,11 @@ cat $WORK/listen.log
 printf '^C\n\n'
 printf '$ parley trigger message.received   # in a second terminal\n'; cat $WORK/trigger.log; printf '\n'
 
+cd "$WORK"
 BODY='{"api_version":"2026-10-14","created_at":"2026-10-14T09:30:00Z","data":{"message":"Hello"},"id":"evt_0123456789abcdef0123456789abcdef","livemode":false,"type":"webhook.test"}'
-printf '%s' "$BODY" > $WORK/body.json
-show parley webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body $WORK/body.json --timestamp 1800000000
-node "$CLI" webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body $WORK/body.json --json \
-  | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify(JSON.parse(s).headers)))" > $WORK/headers.json
-show parley webhooks verify --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --headers $WORK/headers.json --body $WORK/body.json
-show parley webhooks verify --secret whsec_zyxwvutsrqponmlkjihgfedcbaZYXWVU --headers $WORK/headers.json --body $WORK/body.json
+printf '%s' "$BODY" > body.json
+show parley webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body body.json --timestamp 1800000000
+node "$CLI" webhooks sign --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --body body.json --json \
+  | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify(JSON.parse(s).headers)))" > headers.json
+show parley webhooks verify --secret whsec_0123456789abcdefghijABCDEFGHIJ01 --headers headers.json --body body.json
+show parley webhooks verify --secret whsec_zyxwvutsrqponmlkjihgfedcbaZYXWVU --headers headers.json --body body.json
