@@ -92,6 +92,16 @@ describe('parley status', () => {
     expect(stdout).not.toContain('\u001b[');
   });
 
+  it('colours only when asked: FORCE_COLOR on, NO_COLOR and --no-color win over it', async () => {
+    expect((await runCli(['connections', 'list'], { ...env, FORCE_COLOR: '1' })).stdout).toContain('\u001b[');
+    expect(
+      (await runCli(['connections', 'list'], { ...env, FORCE_COLOR: '1', NO_COLOR: '1' })).stdout,
+    ).not.toContain('\u001b[');
+    expect(
+      (await runCli(['connections', 'list', '--no-color'], { ...env, FORCE_COLOR: '1' })).stdout,
+    ).not.toContain('\u001b[');
+  });
+
   it('a refused key: exit 1, one line naming PARLEY_API_KEY and the profile, with the request id', async () => {
     const bad = { ...env, PARLEY_API_KEY: 'prl_sandbox_0000000000000000000000000000000A' };
     const human = await runCli(['status'], bad);
