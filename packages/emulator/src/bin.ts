@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { tuneV8ForEmulator } from './server/_v8-tuning';
 import { runCli } from './server/run-cli';
+
+tuneV8ForEmulator();
 
 // The one place the emulator's process exits.
 const result = await runCli(process.argv.slice(2), {

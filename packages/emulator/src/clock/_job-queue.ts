@@ -1,9 +1,19 @@
-/** One queued job; `seq` keeps jobs due at the same time in scheduling order. */
-export interface QueuedJob {
-  readonly at: number;
-  readonly seq: number;
-  readonly run: () => void | Promise<void>;
-  cancelled: boolean;
+/**
+ * One queued job, also its own cancel handle (no closure per job: a busy emulator queues hundreds
+ * of thousands). `seq` keeps jobs due at the same time in scheduling order.
+ */
+export class QueuedJob {
+  cancelled = false;
+
+  constructor(
+    readonly at: number,
+    readonly seq: number,
+    readonly run: () => void | Promise<void>,
+  ) {}
+
+  cancel(): void {
+    this.cancelled = true;
+  }
 }
 
 /** A binary min-heap of jobs by (due time, scheduling order), with lazy cancellation. */
@@ -12,14 +22,10 @@ export class JobQueue {
   #seq = 0;
 
   push(at: number, run: () => void | Promise<void>): QueuedJob {
-    const job: QueuedJob = { at, seq: this.#seq++, run, cancelled: false };
+    const job = new QueuedJob(at, this.#seq++, run);
     this.#heap.push(job);
     this.#siftUp(this.#heap.length - 1);
     return job;
-  }
-
-  cancel(job: QueuedJob): void {
-    job.cancelled = true;
   }
 
   clear(): void {

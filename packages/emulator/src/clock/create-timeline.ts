@@ -49,12 +49,19 @@ export function createTimeline(options: TimelineOptions): Timeline {
     return mode === 'frozen' ? frozenAt : Date.now() + offsetMs;
   };
 
-  const runJob = async (job: QueuedJob): Promise<void> => {
+  const reportFailure = (error: unknown): void => {
+    // A job failing must never take the emulator down; it is reported and the queue goes on.
+    console.error('[parley-emulator] scheduled job failed:', error);
+  };
+
+  /** Runs a job; returns a promise only for an asynchronous one (most jobs are synchronous). */
+  const runJob = (job: QueuedJob): Promise<void> | undefined => {
     try {
-      await job.run();
+      const result = job.run();
+      return result instanceof Promise ? result.catch(reportFailure) : undefined;
     } catch (error) {
-      // A job failing must never take the emulator down; it is reported and the queue goes on.
-      console.error('[parley-emulator] scheduled job failed:', error);
+      reportFailure(error);
+      return undefined;
     }
   };
 
@@ -88,19 +95,23 @@ export function createTimeline(options: TimelineOptions): Timeline {
     schedule(at, run): ScheduledJob {
       const job = queue.push(at, run);
       arm();
-      return { cancel: () => queue.cancel(job) };
+      return job;
     },
   };
 
   const advanceBy = async (ms: number): Promise<void> => {
     const target = now() + ms;
     for (let at = queue.peekTime(); at !== undefined && at <= target; at = queue.peekTime()) {
-      const due: QueuedJob[] = [];
-      for (let job = queue.popAt(at); job; job = queue.popAt(at)) due.push(job);
       pinnedAt = Math.max(at, now());
       if (mode === 'frozen') frozenAt = pinnedAt;
+      // Every job due at this instant starts before any is awaited, so they run side by side.
+      const pending: Promise<void>[] = [];
       try {
-        await Promise.all(due.map(runJob));
+        for (let job = queue.popAt(at); job; job = queue.popAt(at)) {
+          const running = runJob(job);
+          if (running) pending.push(running);
+        }
+        if (pending.length > 0) await Promise.all(pending);
       } finally {
         pinnedAt = undefined;
       }

@@ -3,7 +3,7 @@ import type { Timeline } from '../clock/create-timeline';
 import { hashKey } from '../domain/api-keys';
 import { buildEvent, routeEvent } from '../domain/event-routing';
 import { formatTimestamp } from '../domain/ids';
-import { type StatusStep, stepsOf } from '../domain/message-lifecycle';
+import { stepsOf } from '../domain/message-lifecycle';
 import type { JournalEntry, Persistence } from '../store/persistence';
 import {
   type ApplicationRecord,
@@ -13,6 +13,7 @@ import {
 } from '../store/state';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { WebhookService } from '../webhooks/webhook-service';
+import { MessageTimers } from './message-timers';
 
 /** What the core is built from. */
 export interface CoreOptions {
@@ -39,6 +40,7 @@ export class EmulatorCore {
   keyIndex = new Map<string, string>();
   /** Idempotency slots whose first request is still being read or processed. */
   readonly inFlight = new Set<string>();
+  #timers: MessageTimers;
 
   constructor(options: CoreOptions) {
     this.state = options.state;
@@ -47,6 +49,7 @@ export class EmulatorCore {
     this.urlPolicy = options.urlPolicy;
     this.persistence = options.persistence;
     this.webhooks = this.#createWebhooks();
+    this.#timers = this.#createTimers();
     this.#indexKeys();
   }
 
@@ -71,13 +74,14 @@ export class EmulatorCore {
     this.state = state;
     this.inFlight.clear();
     this.webhooks = this.#createWebhooks();
+    this.#timers = this.#createTimers();
     this.#indexKeys();
     this.restoreTimers();
   }
 
   /** Schedules every timer the state implies: message status steps and pending deliveries. */
   restoreTimers(): void {
-    for (const record of Object.values(this.state.messages)) this.scheduleMessage(record);
+    this.#timers.restore(Object.values(this.state.messages));
     this.webhooks.restore();
   }
 
@@ -112,34 +116,46 @@ export class EmulatorCore {
     const events = this.state.events;
     events.push({ event, application_ids: applicationIds });
     if (events.length > MAX_RECENT_EVENTS) events.splice(0, events.length - MAX_RECENT_EVENTS);
-    return this.webhooks.publish(event, applicationIds);
+    return this.#hasEndpoints() ? this.webhooks.publish(event, applicationIds) : 0;
   }
 
-  /** Schedules the status steps of a message that have not been emitted yet. */
+  /** Whether any endpoint exists: without one, publishing (which serialises the event) is skipped. */
+  #hasEndpoints(): boolean {
+    for (const _ in this.state.webhooks.endpoints) return true;
+    return false;
+  }
+
+  /** Schedules the next status step of a message not yet announced. */
   scheduleMessage(record: MessageRecord): void {
-    const id = record.message.id;
-    for (const step of stepsOf(record)) {
-      if (record.emitted.includes(step.status)) continue;
-      this.timeline.scheduler.schedule(record.accepted_at + step.age, () => this.#advanceMessage(id, step));
-    }
+    this.#timers.add(record);
   }
 
   /**
-   * Announces one status step of a message, once. `record.message` stays as accepted (replays
+   * Announces the next status step of a message. `record.message` stays as accepted (replays
    * answer it); the current status is always computed from age (`messageAt`).
    */
-  #advanceMessage(id: string, step: StatusStep): void {
-    const record = this.state.messages[id];
-    const app = record && this.state.applications[record.application_id];
-    if (!record || !app || record.emitted.includes(step.status)) return;
+  #announceStep(record: MessageRecord): void {
+    const app = this.state.applications[record.application_id];
+    const step = stepsOf(record)[record.announced];
+    if (!step) return;
+    record.announced++;
+    if (!app) return;
     const message = {
       ...record.message,
       status: step.status,
       updated_at: formatTimestamp(record.accepted_at + step.age),
     };
-    record.emitted.push(step.status);
     this.emit('message.status_updated', { message }, app);
     this.changed();
+  }
+
+  #createTimers(): MessageTimers {
+    return new MessageTimers(
+      this.timeline.scheduler,
+      (id) => this.state.messages[id],
+      (record) => this.#announceStep(record),
+      () => this.now(),
+    );
   }
 
   #createWebhooks(): WebhookService {

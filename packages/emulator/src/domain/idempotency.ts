@@ -36,7 +36,7 @@ export function idempotencySlot(keyId: string, idempotencyKey: string): string {
 
 /** A stable digest of a request body: the same JSON with keys in any order gives the same one. */
 export function bodyFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return createHash('sha256').update(canonicalJson(body)).digest('base64url');
 }
 
 /**

@@ -38,5 +38,14 @@ export function isUuid(value: unknown): value is string {
 
 /** A wire timestamp: UTC, whole seconds, like `2026-10-14T09:30:00Z` (spec 2.1). */
 export function formatTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  // Many records share a second: they share one string too (memory of a busy emulator).
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastText;
 }
+
+let lastSecond = Number.NaN;
+let lastText = '';

@@ -100,5 +100,5 @@ export function createInboundMessage(
     updated_at: timestamp,
     livemode: true,
   };
-  return { message, application_id: app.id, workspace_id: app.workspace_id, accepted_at: now, emitted: [] };
+  return { message, application_id: app.id, workspace_id: app.workspace_id, accepted_at: now, announced: 0 };
 }

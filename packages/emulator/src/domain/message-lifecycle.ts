@@ -14,7 +14,11 @@ export const SANDBOX_STEPS: readonly StatusStep[] = [
   { status: 'delivered', age: 5_000 },
 ];
 
-/** Simulated live: queued < 2 s ≤ sent < 5 s ≤ delivered < 10 s ≤ read (DESIGN §4, documented schedule). */
+/**
+ * Simulated live: queued < 2 s ≤ sent < 5 s ≤ delivered < 10 s ≤ read (DESIGN §4, documented
+ * schedule). Steps shared with the sandbox keep the sandbox's ages: the status timers rely on
+ * step k having one age whatever the environment.
+ */
 export const LIVE_STEPS: readonly StatusStep[] = [
   { status: 'sent', age: 2_000 },
   { status: 'delivered', age: 5_000 },

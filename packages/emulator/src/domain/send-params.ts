@@ -105,10 +105,10 @@ function parseTemplate(value: unknown): { name: string; language: string; variab
 }
 
 /** Checks a template send against the connection's templates (400 `validation_error`). */
-export function checkTemplate(
+export function checkTemplate<Available extends { name: string; language: string; variable_count: number }>(
   template: { name: string; language: string; variables: readonly string[] },
-  available: readonly { name: string; language: string; variable_count: number }[],
-): void {
+  available: readonly Available[],
+): Available {
   const named = available.filter((candidate) => candidate.name === template.name);
   if (named.length === 0) {
     invalid('template.name', 'not_found', `This connection has no template named ${template.name}.`);
@@ -129,4 +129,5 @@ export function checkTemplate(
       `Template ${template.name} takes exactly ${match.variable_count} variables; got ${template.variables.length}.`,
     );
   }
+  return match;
 }

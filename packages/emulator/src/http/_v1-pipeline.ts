@@ -1,4 +1,5 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
+import type { HTTPResponse } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
@@ -47,7 +48,7 @@ export interface V1RouteSpec {
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
  * answers 429 consume nothing (DESIGN §2).
  */
-export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<Response> {
+export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<HTTPResponse> {
   const requestId = newRequestId();
   const pre = spec.beforeBody?.(core, request);
   try {
@@ -72,7 +73,7 @@ function answer(
   read: BodyRead | undefined,
   prepared: unknown,
   requestId: string,
-): Response {
+): HTTPResponse {
   const keyId = caller.key.id;
   const limits = core.state.rate_limits;
   const ownBucket: RateLimitBucket = spec.bucket ?? 'requests';

@@ -34,8 +34,8 @@ export interface MessageRecord {
   workspace_id: string;
   /** Emulator time of acceptance in ms; statuses are a function of age from here. */
   accepted_at: number;
-  /** Statuses whose `message.status_updated` event has been emitted. */
-  emitted: string[];
+  /** How many of its status steps have been announced with a `message.status_updated` event. */
+  announced: number;
 }
 
 /** A stored idempotent send: enough to answer the same 202 again. */

@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+
+/** Starts a server child that prints a JSON ready line with `base_url`; resolves with it and the time it took. */
+export function startServer(args, env = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
+      if (line) resolve({ child, ready: JSON.parse(line), started });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+/** Stops a child and waits for it. */
+export function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGKILL');
+  });
+}
+
+/** Median of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}

@@ -1,0 +1,123 @@
+// pnpm bench (after pnpm build): the emulator against baselines measured in this same run.
+// Servers run in child processes, load is generated here; everything stays on 127.0.0.1.
+import { fileURLToPath } from 'node:url';
+import { median, startServer, stop } from './_processes.mjs';
+import { bareFanOut, emulatorFanOut } from './fan-out.mjs';
+import { rssOf, sendMany } from './memory.mjs';
+import { answerSizes, load } from './throughput.mjs';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const rows = [];
+const row = (measure, emulator, baseline, ratio, target = '') =>
+  rows.push({ measure, emulator, baseline, ratio, target });
+const fixed = (value, digits = 0) => value.toFixed(digits);
+const ratio = (ours, theirs) => (theirs > 0 ? (ours / theirs).toFixed(2) : '-');
+
+async function firstAnswer(args, env) {
+  const { child, ready, started } = await startServer(args, env);
+  const response = await fetch(`${ready.base_url}/status`, {
+    headers: { authorization: `Bearer ${ready.sandbox_key ?? 'none'}` },
+  });
+  await response.arrayBuffer();
+  const elapsed = performance.now() - started;
+  await stop(child);
+  return elapsed;
+}
+
+// 1. Throughput and latency.
+const emulator = await startServer([BIN, '--json', '--port', '0', '--rate-limits', 'off']);
+const { base_url: baseUrl, sandbox_key: key, control_url: controlUrl } = emulator.ready;
+const sizes = await answerSizes(baseUrl, key);
+const bare = await startServer([BARE], {
+  STATUS_BYTES: String(sizes.status),
+  MESSAGE_BYTES: String(sizes.message),
+});
+for (const method of ['GET', 'POST']) {
+  const ours = await load({ baseUrl, key, method, seconds: SECONDS });
+  const theirs = await load({ baseUrl: bare.ready.base_url, key, method, seconds: SECONDS });
+  const name = method === 'GET' ? 'GET /v1/status' : 'POST /v1/messages';
+  const target = method === 'GET' ? '≥ 0.70' : '≥ 0.50';
+  row(`${name} req/s`, fixed(ours.rps), fixed(theirs.rps), fixed(ours.rps / theirs.rps, 2), target);
+  row(`${name} p50 ms`, fixed(ours.p50, 1), fixed(theirs.p50, 1), ratio(ours.p50, theirs.p50));
+  row(`${name} p99 ms`, fixed(ours.p99, 1), fixed(theirs.p99, 1), ratio(ours.p99, theirs.p99));
+  if (ours.bad || theirs.bad) row(`${name} non-2xx/errors`, String(ours.bad), String(theirs.bad), '-');
+}
+await stop(bare.child);
+
+// 2. Fan-out: 10 endpoints × 200 events, against plain fetch POSTs of the same count.
+const fanOut = await emulatorFanOut({ baseUrl, controlUrl, key, endpoints: 10, events: 200 });
+await stop(emulator.child);
+const bareFan = await bareFanOut(fanOut.delivered);
+row(
+  'fan-out events delivered/s',
+  fixed(fanOut.perSecond),
+  fixed(bareFan.perSecond),
+  fixed(fanOut.perSecond / bareFan.perSecond, 2),
+);
+
+// 3. Start to first answer, median of 5, against bare h3 behind listhen.
+const ourStarts = [];
+const bareStarts = [];
+for (let round = 0; round < 5; round++) {
+  ourStarts.push(await firstAnswer([BIN, '--json', '--port', '0']));
+  bareStarts.push(await firstAnswer([BARE]));
+}
+const ourStart = median(ourStarts);
+const bareStart = median(bareStarts);
+row('start → first answer ms', fixed(ourStart), fixed(bareStart), fixed(ourStart / bareStart, 2), '≤ 1.50');
+
+// 4. Memory: RSS of the emulator process after 100,000 accepted messages and all their status
+// events (frozen clock moved 10 s), against the bare h3 process after the same 100,000 POSTs.
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
+const memoryRun = await startServer([
+  BIN,
+  '--json',
+  '--port',
+  '0',
+  '--rate-limits',
+  'off',
+  '--clock',
+  'frozen',
+]);
+const sentForMemory = await sendMany({
+  baseUrl: memoryRun.ready.base_url,
+  key: memoryRun.ready.sandbox_key,
+  amount: MESSAGES,
+});
+await fetch(`${memoryRun.ready.control_url}/clock/advance`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: '{"ms":10000}',
+});
+const events = await (await fetch(`${memoryRun.ready.control_url}/messages?limit=1`)).json();
+const ourRss = rssOf(memoryRun.child.pid);
+await stop(memoryRun.child);
+const bareMemory = await startServer([BARE]);
+await sendMany({ baseUrl: bareMemory.ready.base_url, key: 'none', amount: MESSAGES });
+const bareRss = rssOf(bareMemory.child.pid);
+await stop(bareMemory.child);
+const mb = (bytes) => bytes / 1024 / 1024;
+row(
+  `RSS after ${MESSAGES / 1000}k messages + events, MB`,
+  fixed(mb(ourRss)),
+  fixed(mb(bareRss)),
+  fixed(ourRss / bareRss, 2),
+  '< 300 MB',
+);
+if (sentForMemory.accepted !== MESSAGES || events.data[0]?.status !== 'delivered') {
+  row(
+    'memory run check',
+    `${sentForMemory.accepted} accepted, last ${events.data[0]?.status}`,
+    '-',
+    '-',
+    'all delivered',
+  );
+}
+
+console.log('\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run)\n');
+console.table(rows);
+console.log(
+  'Baselines: bare h3 2 behind listhen answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out).',
+);

@@ -1,0 +1,59 @@
+import autocannon from 'autocannon';
+
+const CONNECTION_ID = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+const SEND_BODY = JSON.stringify({
+  connection_id: CONNECTION_ID,
+  to: '+33612345678',
+  type: 'template',
+  template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
+});
+
+/** One autocannon run; figures in req/s and ms. */
+export async function load({ baseUrl, key, method, seconds }) {
+  const url = new URL(baseUrl);
+  const path = url.pathname + (method === 'GET' ? '/status' : '/messages');
+  let sequence = 0;
+  const result = await autocannon({
+    url: `${url.origin}`,
+    connections: 10,
+    duration: seconds,
+    requests: [
+      {
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(method === 'POST' ? { body: SEND_BODY } : {}),
+        setupRequest: (request) =>
+          method === 'POST'
+            ? {
+                ...request,
+                headers: { ...request.headers, 'idempotency-key': `bench-${process.pid}-${++sequence}` },
+              }
+            : request,
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors,
+  };
+}
+
+/** Body sizes of the emulator's answers, so the baseline answers the same number of bytes. */
+export async function answerSizes(baseUrl, key) {
+  const headers = { authorization: `Bearer ${key}` };
+  const status = await (await fetch(`${baseUrl}/status`, { headers })).text();
+  const message = await (
+    await fetch(`${baseUrl}/messages`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': 'size-probe' },
+      body: SEND_BODY,
+    })
+  ).text();
+  return { status: status.length, message: message.length };
+}

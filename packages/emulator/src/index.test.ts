@@ -1,0 +1,33 @@
+import { expect, test } from 'vitest';
+import * as emulator from './index';
+import * as msw from './msw';
+
+test('the public surface of @parley/emulator is exactly this (review any change)', () => {
+  expect(Object.keys(emulator).sort()).toMatchInlineSnapshot(`
+    [
+      "DAILY_SEND_LIMIT",
+      "DEFAULT_APPLICATION_ID",
+      "DEFAULT_SANDBOX_KEY",
+      "DEFAULT_WORKSPACE_ID",
+      "LIVE_STEPS",
+      "RATE_LIMITS",
+      "SANDBOX_ACTIVE_CONNECTION_ID",
+      "SANDBOX_CONNECTIONS",
+      "SANDBOX_DISCONNECTED_CONNECTION_ID",
+      "SANDBOX_STEPS",
+      "SYNTHETIC_INBOUND_TEXT",
+      "SYNTHETIC_SENDER",
+      "SeedError",
+      "TEMPLATE_DEFINITIONS",
+      "WEBHOOK_TEST_MESSAGE",
+      "createEmulator",
+      "parseSeed",
+      "startEmulatorServer",
+    ]
+  `);
+  expect(Object.keys(msw).sort()).toMatchInlineSnapshot(`
+    [
+      "createEmulatorHandlers",
+    ]
+  `);
+});
