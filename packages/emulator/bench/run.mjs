@@ -8,7 +8,7 @@ import { answerSizes, load } from './throughput.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const rows = [];
 const row = (measure, emulator, baseline, ratio, target = '') =>
   rows.push({ measure, emulator, baseline, ratio, target });
@@ -34,15 +34,27 @@ const bare = await startServer([BARE], {
   STATUS_BYTES: String(sizes.status),
   MESSAGE_BYTES: String(sizes.message),
 });
+// Runs alternate (ours, bare, ours, bare) and each side keeps its best: the machine is shared,
+// so a neighbour's burst should not decide the ratio.
+const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 for (const method of ['GET', 'POST']) {
-  const ours = await load({ baseUrl, key, method, seconds: SECONDS });
-  const theirs = await load({ baseUrl: bare.ready.base_url, key, method, seconds: SECONDS });
+  const oursRuns = [];
+  const theirRuns = [];
+  for (let round = 0; round < 2; round++) {
+    oursRuns.push(await load({ baseUrl, key, method, seconds: SECONDS }));
+    theirRuns.push(await load({ baseUrl: bare.ready.base_url, key, method, seconds: SECONDS }));
+  }
+  const ours = best(oursRuns);
+  const theirs = best(theirRuns);
   const name = method === 'GET' ? 'GET /v1/status' : 'POST /v1/messages';
   const target = method === 'GET' ? '≥ 0.70' : '≥ 0.50';
   row(`${name} req/s`, fixed(ours.rps), fixed(theirs.rps), fixed(ours.rps / theirs.rps, 2), target);
+  row(`${name} mean latency ms`, fixed(ours.mean, 2), fixed(theirs.mean, 2), ratio(ours.mean, theirs.mean));
   row(`${name} p50 ms`, fixed(ours.p50, 1), fixed(theirs.p50, 1), ratio(ours.p50, theirs.p50));
   row(`${name} p99 ms`, fixed(ours.p99, 1), fixed(theirs.p99, 1), ratio(ours.p99, theirs.p99));
-  if (ours.bad || theirs.bad) row(`${name} non-2xx/errors`, String(ours.bad), String(theirs.bad), '-');
+  const bad =
+    oursRuns.reduce((sum, run) => sum + run.bad, 0) + theirRuns.reduce((sum, run) => sum + run.bad, 0);
+  if (bad) row(`${name} non-2xx/errors`, String(bad), '-', '-');
 }
 await stop(bare.child);
 

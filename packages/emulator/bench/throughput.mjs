@@ -38,6 +38,7 @@ export async function load({ baseUrl, key, method, seconds }) {
   });
   return {
     rps: result.requests.average,
+    mean: result.latency.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors,

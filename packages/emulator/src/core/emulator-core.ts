@@ -4,7 +4,7 @@ import { hashKey } from '../domain/api-keys';
 import { buildEvent, routeEvent } from '../domain/event-routing';
 import { formatTimestamp } from '../domain/ids';
 import { stepsOf } from '../domain/message-lifecycle';
-import type { JournalEntry, Persistence } from '../store/persistence';
+import { type JournalEntry, memoryPersistence, type Persistence } from '../store/persistence';
 import {
   type ApplicationRecord,
   type EmulatorState,
@@ -55,6 +55,11 @@ export class EmulatorCore {
 
   now(): number {
     return this.timeline.clock.now();
+  }
+
+  /** Whether changes reach a disk (`--data-dir`); without it, journal entries are not even built. */
+  get durable(): boolean {
+    return this.persistence !== memoryPersistence;
   }
 
   /** Something changed that a snapshot should catch (coalesced). */

@@ -18,6 +18,7 @@ import {
   sandboxConnection,
   syntheticInboundMessage,
   syntheticStatusMessage,
+  TEMPLATE_DEFINITIONS,
   templatesOf,
 } from '../domain/sandbox-fixtures';
 import { checkTemplate } from '../domain/send-params';
@@ -101,14 +102,14 @@ export function acceptedView(record: MessageRecord): Message {
 
 /**
  * Accepts a validated send (`POST /v1/messages`): connection checks, template checks, the live
- * daily cap and window, then the new message, its events and timers. `durable` holds what must
+ * daily cap and window, then the new message, its events and timers. `alongside` stores what must
  * be journaled with it (the idempotency record) before the 202 goes out.
  */
 export function sendMessage(
   core: EmulatorCore,
   caller: Caller,
   params: SendMessageParams,
-  durable: (message: Message) => JournalEntry[],
+  alongside: (message: Message) => JournalEntry[],
 ): MessageRecord {
   const connection = findConnectionForSend(core, caller, params.connection_id);
   if (connection.status !== 'active') {
@@ -150,22 +151,24 @@ export function sendMessage(
     announced: 0,
   };
   core.state.messages[message.id] = record;
-  const entries: JournalEntry[] = [{ c: 'messages', id: message.id, v: record }, ...durable(message)];
+  const entries: JournalEntry[] = [{ c: 'messages', id: message.id, v: record }, ...alongside(message)];
   if (live) {
     countSend(core.state.daily_sends, workspaceId, now);
     entries.push({ c: 'daily_sends', id: workspaceId, v: core.state.daily_sends[workspaceId] });
   }
   if (error) {
-    // spec 3.2: the failed status event is queued at once.
-    const before = new Set(Object.keys(core.state.webhooks.deliveries));
+    // spec 3.2: the failed status event is queued at once; its deliveries are journaled with it.
+    const before = core.durable ? new Set(Object.keys(core.state.webhooks.deliveries)) : undefined;
     core.emit('message.status_updated', { message }, caller.application);
-    for (const [id, delivery] of Object.entries(core.state.webhooks.deliveries)) {
-      if (!before.has(id)) entries.push({ c: 'deliveries', id, v: delivery });
+    if (before) {
+      for (const [id, delivery] of Object.entries(core.state.webhooks.deliveries)) {
+        if (!before.has(id)) entries.push({ c: 'deliveries', id, v: delivery });
+      }
     }
   } else {
     core.scheduleMessage(record);
   }
-  core.journal(entries);
+  if (core.durable) core.journal(entries);
   return record;
 }
 

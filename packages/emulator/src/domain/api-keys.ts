@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type Environment, SCOPES, type Scope } from '@parley/sdk';
 import { DomainError } from './domain-error';
 import { randomBase62 } from './ids';
@@ -19,7 +19,7 @@ const KEY_PATTERN = /^prl_(sandbox|live)_[A-Za-z0-9]{32}$/;
 
 /** SHA-256 hex of a key: what is stored and looked up. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A new key for an environment: `prl_sandbox_` / `prl_live_` + 32 base62 characters. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '@parley/sdk';
 import type { IdempotencyRecord } from '../store/state';
 import { DomainError } from './domain-error';
@@ -36,7 +36,7 @@ export function idempotencySlot(keyId: string, idempotencyKey: string): string {
 
 /** A stable digest of a request body: the same JSON with keys in any order gives the same one. */
 export function bodyFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('base64url');
+  return hash('sha256', canonicalJson(body), 'base64url');
 }
 
 /**

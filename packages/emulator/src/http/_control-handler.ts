@@ -1,4 +1,4 @@
-import type { H3Event, HTTPResponse } from 'h3';
+import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { newRequestId } from '../domain/ids';
 import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
@@ -29,7 +29,7 @@ export function controlHandler(
   getCore: () => EmulatorCore,
   run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
 ) {
-  return async (event: H3Event): Promise<HTTPResponse> => {
+  return async (event: H3Event): Promise<Response> => {
     const requestId = newRequestId();
     try {
       const request = event.req;

@@ -1,23 +1,24 @@
 import type { ErrorBody } from '@parley/sdk';
-import { HTTPResponse } from 'h3';
+import { FastResponse } from 'srvx';
 import { DomainError } from '../domain/domain-error';
 
 const JSON_TYPE = 'application/json';
 
 /**
- * A JSON answer with the request id header every answer carries (DESIGN §2). An h3
- * `HTTPResponse`, which h3 turns into srvx's fast response: on Node it is written to the socket
- * without a web-stream round trip (the hot path of every call).
+ * A JSON answer with the request id header every answer carries (DESIGN §2). srvx's
+ * `FastResponse` (what h3 itself answers with) is a real `Response` to callers, but on Node it is
+ * written to the socket straight from the string and the plain header object, without building
+ * web streams or a `Headers` (the hot path of every call).
  */
 export function jsonResponse(
   status: number,
   body: unknown,
   requestId: string,
   headers?: Record<string, string>,
-): HTTPResponse {
+): Response {
   const responseHeaders: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
   if (headers) Object.assign(responseHeaders, headers);
-  return new HTTPResponse(status === 204 ? null : JSON.stringify(body), { status, headers: responseHeaders });
+  return new FastResponse(status === 204 ? null : JSON.stringify(body), { status, headers: responseHeaders });
 }
 
 /** The spec's error body (spec 7) for a domain error. */
@@ -33,11 +34,7 @@ export function errorBody(error: DomainError, requestId: string): ErrorBody {
 }
 
 /** An error answer; anything that is not a `DomainError` becomes a 500 that hides its internals. */
-export function errorResponse(
-  error: unknown,
-  requestId: string,
-  headers?: Record<string, string>,
-): HTTPResponse {
+export function errorResponse(error: unknown, requestId: string, headers?: Record<string, string>): Response {
   const known = error instanceof DomainError ? error : internalError(error);
   return jsonResponse(known.status, errorBody(known, requestId), requestId, headers);
 }

@@ -1,5 +1,4 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
-import type { HTTPResponse } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
@@ -38,7 +37,7 @@ export interface V1RouteSpec {
   sandboxOnly?: boolean;
   readsBody?: boolean;
   /** Runs before the body is read (idempotency in-flight marking); its result is `call.prepared`. */
-  beforeBody?: (core: EmulatorCore, request: Request) => { prepared: unknown; release: () => void };
+  beforeBody?: (caller: Caller, request: Request) => { prepared: unknown; release: () => void };
   run: (call: V1Call) => V1Result;
 }
 
@@ -48,16 +47,23 @@ export interface V1RouteSpec {
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
  * answers 429 consume nothing (DESIGN §2).
  */
-export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<HTTPResponse> {
+export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<Response> {
   const requestId = newRequestId();
-  const pre = spec.beforeBody?.(core, request);
+  let caller: Caller;
+  try {
+    caller = authenticate(core, request.headers.get('authorization'));
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+  const pre = spec.beforeBody?.(caller, request);
   try {
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
-    let caller: Caller;
-    try {
-      caller = authenticate(core, request.headers.get('authorization'));
-    } catch (error) {
-      return errorResponse(error, requestId);
+    // A reset may have replaced the state while the body was read.
+    if (read && !core.state.keys[caller.key.id]) {
+      return errorResponse(
+        new DomainError('invalid_api_key', 'This API key is unknown or revoked.'),
+        requestId,
+      );
     }
     return answer(core, request, spec, caller, read, pre?.prepared, requestId);
   } finally {
@@ -73,7 +79,7 @@ function answer(
   read: BodyRead | undefined,
   prepared: unknown,
   requestId: string,
-): HTTPResponse {
+): Response {
   const keyId = caller.key.id;
   const limits = core.state.rate_limits;
   const ownBucket: RateLimitBucket = spec.bucket ?? 'requests';

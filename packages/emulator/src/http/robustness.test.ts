@@ -76,7 +76,7 @@ describe('no input produces a 5xx', () => {
     try {
       const response = errorResponse(new Error('secret detail at /home/user/db'), 'req_0');
       expect(response.status).toBe(500);
-      const body = JSON.parse(String(response.body));
+      const body = await response.json();
       expect(body.error.code).toBe('internal_error');
       expect(JSON.stringify(body)).not.toContain('secret detail');
     } finally {

@@ -2,6 +2,7 @@ import type { H3 } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import {
   acceptedView,
+  type Caller,
   createSandboxEvent,
   getMessage,
   getStatus,
@@ -9,7 +10,6 @@ import {
   listTemplates,
   sendMessage,
 } from '../core/v1-operations';
-import { bearerToken } from '../domain/api-keys';
 import {
   bodyFingerprint,
   findReplay,
@@ -51,15 +51,16 @@ export function registerV1Routes(app: H3, getCore: () => EmulatorCore): void {
       run: (call) => ok(getMessage(call.core, call.caller, param(event.url, 3))),
     }),
   );
-  app.post('/v1/messages', (event) =>
-    runV1(getCore(), event.req, {
+  app.post('/v1/messages', (event) => {
+    const core = getCore();
+    return runV1(core, event.req, {
       scope: 'messages.send',
       bucket: 'sends',
       readsBody: true,
-      beforeBody: markInFlight,
+      beforeBody: markInFlight(core),
       run: send,
-    }),
-  );
+    });
+  });
   app.post('/v1/sandbox/events', (event) =>
     runV1(getCore(), event.req, {
       scope: 'sandbox.events.create',
@@ -84,15 +85,15 @@ function param(url: URL, index: number): string {
  * Marks this key's Idempotency-Key as in flight while the body is read, so a second request
  * with it meanwhile gets 409 `idempotency_key_in_use` (DESIGN §2).
  */
-function markInFlight(core: EmulatorCore, request: Request) {
-  const header = request.headers.get('idempotency-key');
-  const token = bearerToken(request.headers.get('authorization'));
-  const key = header && token ? core.findKey(token) : undefined;
-  if (!key || !header) return { prepared: false, release: () => {} };
-  const slot = idempotencySlot(key.id, header);
-  if (core.inFlight.has(slot)) return { prepared: true, release: () => {} };
-  core.inFlight.add(slot);
-  return { prepared: false, release: () => core.inFlight.delete(slot) };
+function markInFlight(core: EmulatorCore) {
+  return (caller: Caller, request: Request) => {
+    const header = request.headers.get('idempotency-key');
+    if (!header) return { prepared: false, release: () => {} };
+    const slot = idempotencySlot(caller.key.id, header);
+    if (core.inFlight.has(slot)) return { prepared: true, release: () => {} };
+    core.inFlight.add(slot);
+    return { prepared: false, release: () => core.inFlight.delete(slot) };
+  };
 }
 
 function send(call: V1Call): V1Result {

@@ -2,6 +2,8 @@ import { toNodeHandler } from 'h3/node';
 import { listen } from 'listhen';
 import { assembleEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
 
+const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
 /** Options of {@link startEmulatorServer}: where to listen plus every emulator option. */
 export interface EmulatorServerOptions extends EmulatorOptions {
   /** Default 4010; 0 picks a free port. */
@@ -35,15 +37,23 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const { emulator, app } = assembleEmulator(emulatorOptions, { hostGuard: true });
   await emulator.ready;
   const listener = await listen(toNodeHandler(app), {
-    port: { port, random: port === 0, alternativePortRange: [], portRange: [], verbose: false },
+    // Exactly this port: a taken one is an error, never a silent move to another.
+    port: {
+      port,
+      random: port === 0,
+      alternativePortRange: [port, port],
+      portRange: [port, port],
+      verbose: false,
+    },
     hostname: host,
     showURL: false,
     autoClose: false,
-    public: false,
+    // listhen rewrites a non-loopback host to localhost unless told the bind is public on purpose.
+    public: !LOOPBACK_BINDS.has(host),
     open: false,
     clipboard: false,
     qr: false,
-  } as never);
+  });
   const address = listener.address;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
