@@ -79,3 +79,16 @@ describe('startEmulatorServer over a real socket', () => {
     await expect(startEmulatorServer({ port })).rejects.toThrow();
   });
 });
+
+describe('port choice', () => {
+  test('port 0 picks a free random port each time', async () => {
+    const first = await start();
+    const second = await start();
+    expect(first.url).not.toBe(second.url);
+    expect(new URL(first.url).port).not.toBe('3000');
+  });
+
+  test('a port browsers block is refused instead of silently replaced', async () => {
+    await expect(startEmulatorServer({ port: 6000 })).rejects.toThrow(/port 6000 cannot be used/);
+  });
+});

@@ -37,14 +37,11 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const { emulator, app } = assembleEmulator(emulatorOptions, { hostGuard: true });
   await emulator.ready;
   const listener = await listen(toNodeHandler(app), {
-    // Exactly this port: a taken one is an error, never a silent move to another.
-    port: {
-      port,
-      random: port === 0,
-      alternativePortRange: [port, port],
-      portRange: [port, port],
-      verbose: false,
-    },
+    // Exactly this port (a range of one): a taken one is an error, never a silent move to another.
+    port:
+      port === 0
+        ? { port: 0, random: true, verbose: false }
+        : { port, alternativePortRange: [port, port], verbose: false },
     hostname: host,
     showURL: false,
     autoClose: false,
@@ -55,6 +52,14 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
     qr: false,
   });
   const address = listener.address;
+  if (port !== 0 && address.port !== port) {
+    // get-port-please skips ports browsers block (e.g. 6000) and falls back to another one.
+    await listener.close();
+    await emulator.close();
+    throw new Error(
+      `port ${port} cannot be used (taken, or a port browsers block); choose another with --port`,
+    );
+  }
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   let closing: Promise<void> | undefined;
