@@ -119,7 +119,7 @@ export function sendMessage(
   }
   // The template's own strings are kept, not the request's copies: one less string per message.
   const template =
-    params.type === 'template' ? checkTemplate(params.template, templatesOf(connection.id)) : null;
+    params.type === 'template' ? checkTemplate(params.template, TEMPLATE_DEFINITIONS) : null;
   const now = core.now();
   const live = caller.application.environment === 'live';
   const workspaceId = caller.application.workspace_id;
@@ -169,6 +169,7 @@ export function sendMessage(
     core.scheduleMessage(record);
   }
   if (core.durable) core.journal(entries);
+  core.changed();
   return record;
 }
 

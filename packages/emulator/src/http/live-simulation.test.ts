@@ -55,6 +55,20 @@ describe('developer agreement', () => {
 });
 
 describe('live simulation (DESIGN §4)', () => {
+  test('simulated connections carry the sandbox templates', async () => {
+    const { call, key, connection } = await liveSetup();
+    const answer = await call('GET', `/v1/connections/${connection.id}/templates`, { key });
+    expect(
+      answer.body.data.map((template: { name: string; connection_id: string }) => [
+        template.name,
+        template.connection_id,
+      ]),
+    ).toEqual([
+      ['hello_world', connection.id],
+      ['order_confirmation', connection.id],
+    ]);
+  });
+
   test('GET /v1/status of a live key says live', async () => {
     const { call, key } = await liveSetup();
     const answer = await call('GET', '/v1/status', { key });

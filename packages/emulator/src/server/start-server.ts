@@ -1,5 +1,3 @@
-import { toNodeHandler } from 'h3/node';
-import { listen } from 'listhen';
 import { assembleEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
 
 const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -34,6 +32,8 @@ export interface EmulatorServer {
  */
 export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
   const { port = 4010, host = '127.0.0.1', ...emulatorOptions } = options;
+  // Loaded here, not at import: in-process users of @parley/emulator never pay for the server.
+  const [{ listen }, { toNodeHandler }] = await Promise.all([import('listhen'), import('h3/node')]);
   const { emulator, app } = assembleEmulator(emulatorOptions, { hostGuard: true });
   await emulator.ready;
   const listener = await listen(toNodeHandler(app), {

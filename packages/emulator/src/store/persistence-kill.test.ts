@@ -80,6 +80,8 @@ describe('--data-dir survives SIGKILL (write-ahead journal + atomic snapshots)',
     const missing = accepted.filter((message) => !ids.has(message.id));
     expect(missing).toEqual([]);
 
+    const endpoints = await (await fetch(`${second.ready.control_url}/endpoints`)).json();
+    expect(endpoints.data).toHaveLength(1);
     const deliveries = await (await fetch(`${second.ready.control_url}/deliveries?limit=100`)).json();
     const pending = deliveries.data.filter((delivery: { status: string }) => delivery.status === 'pending');
     const failedSends = accepted.filter((message) => message.failed).length;
