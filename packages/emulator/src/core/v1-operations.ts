@@ -118,8 +118,7 @@ export function sendMessage(
     });
   }
   // The template's own strings are kept, not the request's copies: one less string per message.
-  const template =
-    params.type === 'template' ? checkTemplate(params.template, TEMPLATE_DEFINITIONS) : null;
+  const template = params.type === 'template' ? checkTemplate(params.template, TEMPLATE_DEFINITIONS) : null;
   const now = core.now();
   const live = caller.application.environment === 'live';
   const workspaceId = caller.application.workspace_id;
