@@ -16,13 +16,13 @@ import { StatusResource } from './resources/status';
  */
 export class Parley {
   /** `GET /v1/status`. */
-  readonly status: StatusResource;
+  declare readonly status: StatusResource;
   /** Connections and their templates. */
-  readonly connections: ConnectionsResource;
+  declare readonly connections: ConnectionsResource;
   /** Send and read messages, wait for a status. */
-  readonly messages: MessagesResource;
+  declare readonly messages: MessagesResource;
   /** Sandbox-only calls. */
-  readonly sandbox: SandboxResource;
+  declare readonly sandbox: SandboxResource;
 
   constructor(options: ParleyOptions = {}) {
     const http = new HttpClient(resolveOptions(options));

@@ -1,4 +1,11 @@
-import ky, { type Hooks, isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import ky, {
+  type Hooks,
+  isHTTPError,
+  isNetworkError,
+  isTimeoutError,
+  type KyInstance,
+  type Options,
+} from 'ky';
 import { errorFromResponse } from '../errors/_error-from-response';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
 import { SDK_VERSION } from '../version';
@@ -7,14 +14,8 @@ import { APIPromise, type APIResponse } from './api-promise';
 import type { ResolvedOptions } from './client-options';
 import { readRateLimit } from './rate-limit';
 
-/** One call: method, path under the base, and what goes with it. */
-export interface RequestSpec {
-  method: 'get' | 'post';
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** What goes with a call, in ky's words: `method` (GET when absent), `searchParams`, `json`, `headers`. */
+export type RequestOptions = Pick<Options, 'method' | 'searchParams' | 'json' | 'headers'>;
 
 /** The HTTP layer every resource calls through: ky with our headers, retries and errors. */
 export class HttpClient {
@@ -36,21 +37,16 @@ export class HttpClient {
   }
 
   /**
-   * Sends the request; the promise resolves to the parsed JSON body. A function spec is
-   * evaluated inside the promise, so a bad argument (e.g. an empty id) rejects, not throws.
+   * Sends the request to `path` under the base; the promise resolves to the parsed JSON body.
+   * A function path is evaluated inside the promise, so a bad argument (e.g. an empty id)
+   * rejects, not throws.
    */
-  request<Data>(spec: RequestSpec | (() => RequestSpec)): APIPromise<Data> {
-    return new APIPromise(this.#exchange<Data>(spec));
+  request<Data>(path: string | (() => string), options?: RequestOptions): APIPromise<Data> {
+    return new APIPromise(this.#exchange<Data>(path, options));
   }
 
-  async #exchange<Data>(specOrBuilder: RequestSpec | (() => RequestSpec)): Promise<APIResponse<Data>> {
-    const spec = typeof specOrBuilder === 'function' ? specOrBuilder() : specOrBuilder;
-    const response = await this.#ky(spec.path, {
-      method: spec.method,
-      ...(spec.query ? { searchParams: spec.query } : {}),
-      ...(spec.body === undefined ? {} : { json: spec.body }),
-      ...(spec.headers ? { headers: spec.headers } : {}),
-    });
+  async #exchange<Data>(path: string | (() => string), options?: RequestOptions): Promise<APIResponse<Data>> {
+    const response = await this.#ky(typeof path === 'function' ? path() : path, options);
     const data = (await response.json()) as Data;
     return {
       data,

@@ -2,8 +2,6 @@ import { isHTTPError, isNetworkError, isTimeoutError, type RetryOptions } from '
 import { errorCodeOf } from '../errors/_error-from-response';
 import { readRateLimit, readRetryAfter } from './rate-limit';
 
-const SERVER_ERRORS = Array.from({ length: 100 }, (_, index) => 500 + index);
-
 /**
  * ky retry options for DESIGN §5: retry connection errors, timeouts, 5xx, 429 `rate_limited`
  * (after `Retry-After`, failing fast beyond `maxRetryAfter`) and 409 `idempotency_key_in_use`;
@@ -15,17 +13,17 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
   return {
     limit: maxRetries,
     methods: ['get', 'post'],
-    statusCodes: [409, 429, ...SERVER_ERRORS],
-    afterStatusCodes: [429, 503],
     maxRetryAfter,
-    retryOnTimeout: true,
     delay: (attempt) => 500 * 2 ** (attempt - 1),
     backoffLimit: 8_000,
     // Jitter keeps many clients that failed together from retrying in lockstep.
     jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
+    // `true` retries after the backoff above. `undefined` is left only for 429 and 503, which
+    // ky's default `statusCodes` and `afterStatusCodes` retry after `Retry-After`.
     shouldRetry: ({ error }) => {
-      if (!isTimeoutError(error) && !isNetworkError(error) && !isHTTPError(error)) return false;
-      const status = isHTTPError(error) ? error.response.status : 0;
+      const http = isHTTPError(error);
+      if (!http && !isTimeoutError(error) && !isNetworkError(error)) return false;
+      const status = http ? error.response.status : 0;
       if (
         error.request.method === 'POST' &&
         !error.request.headers.has('idempotency-key') &&
@@ -33,16 +31,16 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
       ) {
         return false;
       }
-      if (!isHTTPError(error)) return undefined;
+      if (!http) return true;
       const { headers } = error.response;
-      const code = errorCodeOf(error.data);
       // ky waits Retry-After, or RateLimit-Reset when a 429 lacks it; past the cap, fail now.
       const reset = status === 429 ? readRateLimit(headers)?.reset : undefined;
       const wait = readRetryAfter(headers) ?? (reset === undefined ? undefined : reset * 1000);
       if (wait !== undefined && wait > maxRetryAfter) return false;
+      const code = errorCodeOf(error.data);
       if (status === 429) return code === 'daily_send_limit_reached' ? false : undefined;
-      if (status === 409) return code === 'idempotency_key_in_use' ? undefined : false;
-      return status >= 500 ? undefined : false;
+      if (status === 409) return code === 'idempotency_key_in_use';
+      return status === 503 ? undefined : status >= 500;
     },
   };
 }

@@ -10,9 +10,9 @@ import { APIPromise } from './api-promise';
  */
 export class Page<Item> implements ListEnvelope<Item>, AsyncIterable<Item> {
   readonly object = 'list' as const;
-  readonly data: Item[];
-  readonly has_more: boolean;
-  readonly next_cursor: string | null;
+  declare readonly data: Item[];
+  declare readonly has_more: boolean;
+  declare readonly next_cursor: string | null;
   readonly #fetchPage: (cursor: string) => APIPromise<Page<Item>>;
 
   constructor(envelope: ListEnvelope<Item>, fetchPage: (cursor: string) => APIPromise<Page<Item>>) {

@@ -1,6 +1,6 @@
 import { readRateLimit } from '../core/rate-limit';
 import type { RateLimitBucket } from '../wire/error';
-import { brandError, errorGuard, ParleyError } from './parley-error';
+import { brandError, ParleyError } from './parley-error';
 
 /** What every API error answer carries (spec 7), plus the response headers. */
 export interface APIErrorInit {
@@ -23,15 +23,15 @@ export interface APIErrorInit {
  */
 export class APIError extends ParleyError {
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** The API's error code (`ERROR_STATUS` lists them). */
-  readonly code: string;
+  declare readonly code: string;
   /** `req_…`, also in `X-Request-Id`: quote it when asking for support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** `error.details` of the body, e.g. `field` and `reason` of a validation error. */
-  readonly details: Record<string, unknown>;
+  declare readonly details: Record<string, unknown>;
   /** The response headers. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
 
   constructor(init: APIErrorInit) {
     super(
@@ -61,13 +61,13 @@ export class InternalServerError extends APIError {}
 /** 429 `rate_limited`: a per-minute bucket is exhausted. Retried automatically up to `maxRetryAfter`. */
 export class RateLimitError extends APIError {
   /** The exhausted bucket. */
-  readonly bucket: RateLimitBucket | undefined;
-  readonly limit: number | undefined;
-  readonly remaining: number | undefined;
+  declare readonly bucket: RateLimitBucket | undefined;
+  declare readonly limit: number | undefined;
+  declare readonly remaining: number | undefined;
   /** Seconds until the window resets. */
-  readonly reset: number | undefined;
+  declare readonly reset: number | undefined;
   /** Milliseconds to wait before calling again (`Retry-After`). */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: APIErrorInit) {
     super(init);
@@ -83,7 +83,7 @@ export class RateLimitError extends APIError {
 /** 429 `daily_send_limit_reached`: the live workspace's daily cap; never retried. */
 export class DailyLimitError extends APIError {
   /** Milliseconds until the next UTC day (`Retry-After`). */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(init: APIErrorInit) {
     super(init);
@@ -91,35 +91,21 @@ export class DailyLimitError extends APIError {
   }
 }
 
-for (const [errorClass, kind] of [
-  [APIError, 'APIError'],
-  [AuthenticationError, 'AuthenticationError'],
-  [PermissionError, 'PermissionError'],
-  [NotFoundError, 'NotFoundError'],
-  [ValidationError, 'ValidationError'],
-  [ConflictError, 'ConflictError'],
-  [InternalServerError, 'InternalServerError'],
-  [RateLimitError, 'RateLimitError'],
-  [DailyLimitError, 'DailyLimitError'],
-] as const) {
-  brandError(errorClass, kind);
-}
-
 /** True for any {@link APIError}, also from another copy of the package. */
-export const isAPIError = errorGuard<APIError>('APIError');
+export const isAPIError = brandError(APIError, 'APIError');
 /** True for an {@link AuthenticationError}. */
-export const isAuthenticationError = errorGuard<AuthenticationError>('AuthenticationError');
+export const isAuthenticationError = brandError(AuthenticationError, 'AuthenticationError');
 /** True for a {@link PermissionError}. */
-export const isPermissionError = errorGuard<PermissionError>('PermissionError');
+export const isPermissionError = brandError(PermissionError, 'PermissionError');
 /** True for a {@link NotFoundError}. */
-export const isNotFoundError = errorGuard<NotFoundError>('NotFoundError');
+export const isNotFoundError = brandError(NotFoundError, 'NotFoundError');
 /** True for a {@link ValidationError}. */
-export const isValidationError = errorGuard<ValidationError>('ValidationError');
+export const isValidationError = brandError(ValidationError, 'ValidationError');
 /** True for a {@link ConflictError}. */
-export const isConflictError = errorGuard<ConflictError>('ConflictError');
-/** True for a {@link RateLimitError}. */
-export const isRateLimitError = errorGuard<RateLimitError>('RateLimitError');
-/** True for a {@link DailyLimitError}. */
-export const isDailyLimitError = errorGuard<DailyLimitError>('DailyLimitError');
+export const isConflictError = brandError(ConflictError, 'ConflictError');
 /** True for an {@link InternalServerError}. */
-export const isInternalServerError = errorGuard<InternalServerError>('InternalServerError');
+export const isInternalServerError = brandError(InternalServerError, 'InternalServerError');
+/** True for a {@link RateLimitError}. */
+export const isRateLimitError = brandError(RateLimitError, 'RateLimitError');
+/** True for a {@link DailyLimitError}. */
+export const isDailyLimitError = brandError(DailyLimitError, 'DailyLimitError');

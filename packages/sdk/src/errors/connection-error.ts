@@ -1,14 +1,13 @@
-import { brandError, errorGuard, ParleyError } from './parley-error';
+import { brandError, ParleyError } from './parley-error';
 
 /** No answer: DNS, refused connection, TLS, reset. `cause` holds the underlying error. */
 export class ConnectionError extends ParleyError {}
-brandError(ConnectionError, 'ConnectionError');
+
+/** True for a {@link ConnectionError} (including {@link TimeoutError}). */
+export const isConnectionError = brandError(ConnectionError, 'ConnectionError');
 
 /** An attempt took longer than the `timeout` option (after retries). `cause` holds ky's error. */
 export class TimeoutError extends ConnectionError {}
-brandError(TimeoutError, 'TimeoutError');
 
-/** True for a {@link ConnectionError} (including {@link TimeoutError}). */
-export const isConnectionError = errorGuard<ConnectionError>('ConnectionError');
 /** True for a {@link TimeoutError}. */
-export const isTimeoutError = errorGuard<TimeoutError>('TimeoutError');
+export const isTimeoutError = brandError(TimeoutError, 'TimeoutError');

@@ -7,17 +7,17 @@ type Branded = { [ERROR_KINDS]?: readonly string[] };
 /**
  * Names an error class and records its kind on the prototype, after its parent's kinds, so
  * the guards recognise instances and subclasses without `instanceof`, and the name survives
- * minification.
+ * minification. Returns the guard recognising SDK errors of `kind` (or a subclass), from any
+ * package copy.
  */
-export function brandError(errorClass: abstract new (...args: never[]) => Error, kind: string): void {
+export function brandError<ErrorClass extends abstract new (...args: never[]) => Error>(
+  errorClass: ErrorClass,
+  kind: string,
+): (value: unknown) => value is InstanceType<ErrorClass> {
   const prototype = errorClass.prototype as Error & Branded;
   Object.assign(prototype, { name: kind, [ERROR_KINDS]: [...(prototype[ERROR_KINDS] ?? []), kind] });
-}
-
-/** A guard recognising SDK errors of `kind` (or a subclass), from any package copy. */
-export function errorGuard<ErrorType>(kind: string): (value: unknown) => value is ErrorType {
-  return (value): value is ErrorType =>
-    typeof value === 'object' && value !== null && (value as Branded)[ERROR_KINDS]?.includes(kind) === true;
+  return (value): value is InstanceType<ErrorClass> =>
+    typeof value === 'object' && (value as Branded | null)?.[ERROR_KINDS]?.includes(kind) === true;
 }
 
 /**
@@ -28,7 +28,6 @@ export function errorGuard<ErrorType>(kind: string): (value: unknown) => value i
  * if (isParleyError(error)) console.error(error.name, error.message);
  */
 export class ParleyError extends Error {}
-brandError(ParleyError, 'ParleyError');
 
 /** True for any error thrown by this SDK, also from another copy of the package. */
-export const isParleyError = errorGuard<ParleyError>('ParleyError');
+export const isParleyError = brandError(ParleyError, 'ParleyError');

@@ -1,10 +1,10 @@
 import type { Message } from '../wire/message';
-import { brandError, errorGuard, ParleyError } from './parley-error';
+import { brandError, ParleyError } from './parley-error';
 
 /** `messages.waitFor` saw the message fail; `failedMessage.error` says why. */
 export class MessageFailedError extends ParleyError {
   /** The failed message. */
-  readonly failedMessage: Message;
+  declare readonly failedMessage: Message;
 
   constructor(message: Message) {
     super(
@@ -13,21 +13,19 @@ export class MessageFailedError extends ParleyError {
     this.failedMessage = message;
   }
 }
-brandError(MessageFailedError, 'MessageFailedError');
 
 /** `messages.waitFor` gave up: the message did not reach the wanted status in time. */
 export class WaitForTimeoutError extends ParleyError {
   /** The message as last seen, or undefined when it was never read. */
-  readonly lastSeen: Message | undefined;
+  declare readonly lastSeen: Message | undefined;
 
   constructor(message: string, lastSeen: Message | undefined) {
     super(message);
     this.lastSeen = lastSeen;
   }
 }
-brandError(WaitForTimeoutError, 'WaitForTimeoutError');
 
 /** True for a {@link MessageFailedError}. */
-export const isMessageFailedError = errorGuard<MessageFailedError>('MessageFailedError');
+export const isMessageFailedError = brandError(MessageFailedError, 'MessageFailedError');
 /** True for a {@link WaitForTimeoutError}. */
-export const isWaitForTimeoutError = errorGuard<WaitForTimeoutError>('WaitForTimeoutError');
+export const isWaitForTimeoutError = brandError(WaitForTimeoutError, 'WaitForTimeoutError');

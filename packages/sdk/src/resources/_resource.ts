@@ -2,7 +2,7 @@ import type { HttpClient } from '../core/_http-client';
 
 /** Base of every resource: holds the HTTP client the one-line methods call. */
 export abstract class Resource {
-  protected readonly http: HttpClient;
+  declare protected readonly http: HttpClient;
 
   constructor(http: HttpClient) {
     this.http = http;

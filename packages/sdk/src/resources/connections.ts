@@ -15,16 +15,14 @@ export class ConnectionsResource extends Resource {
    */
   list(params: ListParams = {}): PagePromise<Connection> {
     return pagePromise((cursor) =>
-      this.http.request<ListEnvelope<Connection>>({
-        method: 'get',
-        path: 'connections',
-        query: { limit: params.limit, cursor: cursor ?? params.cursor },
+      this.http.request<ListEnvelope<Connection>>('connections', {
+        searchParams: { limit: params.limit, cursor: cursor ?? params.cursor },
       }),
     );
   }
 
   /** `GET /v1/connections/{id}/templates` (scope `templates.read`, bucket `templates`). */
   listTemplates(connectionId: string): APIPromise<ListEnvelope<Template>> {
-    return this.http.request(() => ({ method: 'get', path: path`connections/${connectionId}/templates` }));
+    return this.http.request(() => path`connections/${connectionId}/templates`);
   }
 }

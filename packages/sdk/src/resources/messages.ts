@@ -24,17 +24,16 @@ export class MessagesResource extends Resource {
    * const message = await parley.messages.send({ type: 'text', connection_id, to: '+33612345678', text: 'Bonjour' });
    */
   send(params: SendMessageParams, options: SendMessageOptions = {}): APIPromise<Message> {
-    return this.http.request({
+    return this.http.request('messages', {
       method: 'post',
-      path: 'messages',
-      body: params,
+      json: params,
       headers: { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() },
     });
   }
 
   /** `GET /v1/messages/{id}` (scope `messages.read`): the message with its current status. */
   get(id: string): APIPromise<Message> {
-    return this.http.request(() => ({ method: 'get', path: path`messages/${id}` }));
+    return this.http.request(() => path`messages/${id}`);
   }
 
   /**

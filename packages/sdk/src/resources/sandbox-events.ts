@@ -10,14 +10,14 @@ export class SandboxEventsResource extends Resource {
    * the application's subscribed endpoints. A live key gets a `PermissionError` (`sandbox_only`).
    */
   create(params: CreateSandboxEventParams): APIPromise<SandboxEventResult> {
-    return this.http.request({ method: 'post', path: 'sandbox/events', body: { type: params.type } });
+    return this.http.request('sandbox/events', { method: 'post', json: { type: params.type } });
   }
 }
 
 /** `parley.sandbox`: sandbox-only helpers. */
 export class SandboxResource {
   /** Synthetic webhook events. */
-  readonly events: SandboxEventsResource;
+  declare readonly events: SandboxEventsResource;
 
   constructor(http: HttpClient) {
     this.events = new SandboxEventsResource(http);

@@ -6,6 +6,6 @@ import { Resource } from './_resource';
 export class StatusResource extends Resource {
   /** The key's application, workspace, environment and scopes. */
   get(): APIPromise<Status> {
-    return this.http.request({ method: 'get', path: 'status' });
+    return this.http.request('status');
   }
 }

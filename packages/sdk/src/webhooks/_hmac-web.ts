@@ -20,14 +20,8 @@ function keyFor(secret: string): Promise<CryptoKey> {
 }
 
 async function hexDigest(secret: string, prefix: string, payload: string | Uint8Array): Promise<string> {
-  let bytes: Uint8Array<ArrayBuffer>;
-  if (typeof payload === 'string') bytes = encoder.encode(prefix + payload);
-  else {
-    const head = encoder.encode(prefix);
-    bytes = new Uint8Array(head.length + payload.length);
-    bytes.set(head);
-    bytes.set(payload, head.length);
-  }
+  // A Blob joins the prefix (as UTF-8) and the payload without an explicit copy loop.
+  const bytes = await new Blob([prefix, payload as Uint8Array<ArrayBuffer>]).arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), bytes));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -1,4 +1,4 @@
-import { brandError, errorGuard, ParleyError } from '../errors/parley-error';
+import { brandError, ParleyError } from '../errors/parley-error';
 
 /** Why a webhook delivery was refused by {@link verifyWebhook}. */
 export type WebhookVerificationReason =
@@ -14,14 +14,13 @@ export type WebhookVerificationReason =
  * 400 and do not process it; `reason` tells what failed.
  */
 export class WebhookVerificationError extends ParleyError {
-  readonly reason: WebhookVerificationReason;
+  declare readonly reason: WebhookVerificationReason;
 
   constructor(reason: WebhookVerificationReason, message: string) {
     super(message);
     this.reason = reason;
   }
 }
-brandError(WebhookVerificationError, 'WebhookVerificationError');
 
 /** True for a {@link WebhookVerificationError}, also from another copy of the package. */
-export const isWebhookVerificationError = errorGuard<WebhookVerificationError>('WebhookVerificationError');
+export const isWebhookVerificationError = brandError(WebhookVerificationError, 'WebhookVerificationError');
