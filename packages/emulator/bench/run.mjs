@@ -1,7 +1,7 @@
 // pnpm bench (after pnpm build): the emulator against baselines measured in this same run.
 // Servers run in child processes, load is generated here; everything stays on 127.0.0.1.
 import { fileURLToPath } from 'node:url';
-import { median, startServer, stop } from './_processes.mjs';
+import { median, pinnedCores, startServer, stop } from './_processes.mjs';
 import { bareFanOut, emulatorFanOut } from './fan-out.mjs';
 import { rssOf, sendMany } from './memory.mjs';
 import { answerSizes, load } from './throughput.mjs';
@@ -128,7 +128,9 @@ if (sentForMemory.accepted !== MESSAGES || events.data[0]?.status !== 'delivered
   );
 }
 
-console.log('\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run)\n');
+console.log(
+  `\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run; ${pinnedCores ? 'servers on core 1, load on core 0' : 'cores shared'})\n`,
+);
 console.table(rows);
 console.log(
   'Baselines: bare h3 2 behind listhen answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out).',

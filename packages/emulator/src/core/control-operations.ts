@@ -6,7 +6,12 @@ import { formatTimestamp, newId } from '../domain/ids';
 import { createInboundMessage, createLiveConnection, windowSlot } from '../domain/live-simulation';
 import { messageAt } from '../domain/message-lifecycle';
 import { type BucketReport, usageOf } from '../domain/rate-limit-window';
-import type { ApplicationRecord, ConnectionRecord, WorkspaceRecord } from '../store/state';
+import {
+  type ApplicationRecord,
+  type ConnectionRecord,
+  MAX_RECENT_EVENTS,
+  type WorkspaceRecord,
+} from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
@@ -217,6 +222,7 @@ export function listMessages(core: EmulatorCore, applicationId: string | undefin
 /** Recent events newest first, optionally those routed to one application. */
 export function listEvents(core: EmulatorCore, applicationId: string | undefined): WebhookEvent[] {
   return core.state.events
+    .slice(-MAX_RECENT_EVENTS)
     .filter((record) => applicationId === undefined || record.application_ids.includes(applicationId))
     .reverse()
     .map((record) => record.event);

@@ -120,7 +120,8 @@ export class EmulatorCore {
   publish(event: WebhookEvent, applicationIds: string[]): number {
     const events = this.state.events;
     events.push({ event, application_ids: applicationIds });
-    if (events.length > MAX_RECENT_EVENTS) events.splice(0, events.length - MAX_RECENT_EVENTS);
+    // Trimmed in batches: one splice per 100 events, not a 500-element shift per event.
+    if (events.length >= MAX_RECENT_EVENTS + 100) events.splice(0, events.length - MAX_RECENT_EVENTS);
     return this.#hasEndpoints() ? this.webhooks.publish(event, applicationIds) : 0;
   }
 

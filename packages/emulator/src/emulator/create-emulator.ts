@@ -47,11 +47,6 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-/** Internal switches the server sets. */
-export interface EmulatorInternals {
-  hostGuard?: boolean;
-}
-
 /**
  * Creates an emulator of the whole Parley sandbox.
  *
@@ -62,14 +57,11 @@ export interface EmulatorInternals {
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   // An invalid seed fails here, synchronously, with the exact place named (SeedError).
   if (options.seed) parseSeed(options.seed);
-  return assembleEmulator(options, {}).emulator;
+  return assembleEmulator(options).emulator;
 }
 
 /** Builds an emulator and exposes its h3 app, for the server's Node bridge. */
-export function assembleEmulator(
-  options: EmulatorOptions,
-  internals: EmulatorInternals,
-): { emulator: Emulator; app: H3 } {
+export function assembleEmulator(options: EmulatorOptions): { emulator: Emulator; app: H3 } {
   const persistence = options.dataDir ? filePersistence(options) : memoryPersistence;
   const loaded = persistence.load();
   const mode = options.clock ?? 'real';
@@ -107,7 +99,6 @@ export function assembleEmulator(
   };
   const control = createControl(runtime);
   const app = createHttpApp(() => core, control, {
-    hostGuard: internals.hostGuard ?? false,
     renderConsole: async () => (await import('../console/console-page')).renderConsolePage(),
   });
   let ready = false;

@@ -1,4 +1,5 @@
 import { assembleEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
+import { guardHost } from './host-guard';
 
 const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -34,9 +35,9 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const { port = 4010, host = '127.0.0.1', ...emulatorOptions } = options;
   // Loaded here, not at import: in-process users of @parley/emulator never pay for the server.
   const [{ listen }, { toNodeHandler }] = await Promise.all([import('listhen'), import('h3/node')]);
-  const { emulator, app } = assembleEmulator(emulatorOptions, { hostGuard: true });
+  const { emulator, app } = assembleEmulator(emulatorOptions);
   await emulator.ready;
-  const listener = await listen(toNodeHandler(app), {
+  const listener = await listen(guardHost(toNodeHandler(app)), {
     // Exactly this port (a range of one): a taken one is an error, never a silent move to another.
     port:
       port === 0

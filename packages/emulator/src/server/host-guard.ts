@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { newRequestId } from '../domain/ids';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether a Host header names a loopback host (any port): the DNS-rebinding guard (DESIGN §4). */
+export function isLoopbackHost(host: string | undefined | null): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return LOOPBACK_HOSTS.has(name.toLowerCase());
+}
+
+/**
+ * Wraps the Node handler of the served app: a request whose Host is not a loopback name gets
+ * 403 `host_not_allowed` before h3 sees it, on every path. A page on another site that
+ * re-points its own DNS name at 127.0.0.1 sends its own name as Host, so it cannot read or
+ * change the emulator. Checked at the socket, not as h3 middleware: no cost on the hot path.
+ */
+export function guardHost(
+  handler: (request: IncomingMessage, response: ServerResponse) => unknown,
+): (request: IncomingMessage, response: ServerResponse) => unknown {
+  return (request, response) => {
+    if (isLoopbackHost(request.headers.host)) return handler(request, response);
+    const requestId = newRequestId();
+    const body = JSON.stringify({
+      error: {
+        code: 'host_not_allowed',
+        message: 'The emulator answers only requests addressed to 127.0.0.1, localhost or [::1].',
+        request_id: requestId,
+      },
+    });
+    request.resume();
+    response.writeHead(403, { 'content-type': 'application/json', 'x-request-id': requestId }).end(body);
+    return undefined;
+  };
+}
