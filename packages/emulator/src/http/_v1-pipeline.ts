@@ -1,4 +1,5 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
+import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
@@ -13,6 +14,8 @@ export interface V1Call {
   core: EmulatorCore;
   caller: Caller;
   request: Request;
+  /** The parsed request URL (h3's). */
+  url: URL;
   /** The parsed JSON body (routes with `readsBody`). */
   body: unknown;
   /** Buckets this call will be counted against; a handler may change it (idempotent replay). */
@@ -47,7 +50,8 @@ export interface V1RouteSpec {
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
  * answers 429 consume nothing (DESIGN §2).
  */
-export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteSpec): Promise<Response> {
+export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Promise<Response> {
+  const request = event.req;
   const requestId = newRequestId();
   let caller: Caller;
   try {
@@ -65,7 +69,7 @@ export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteS
         requestId,
       );
     }
-    return answer(core, request, spec, caller, read, pre?.prepared, requestId);
+    return answer(core, event, spec, caller, read, pre?.prepared, requestId);
   } finally {
     pre?.release();
   }
@@ -73,13 +77,14 @@ export async function runV1(core: EmulatorCore, request: Request, spec: V1RouteS
 
 function answer(
   core: EmulatorCore,
-  request: Request,
+  event: H3Event,
   spec: V1RouteSpec,
   caller: Caller,
   read: BodyRead | undefined,
   prepared: unknown,
   requestId: string,
 ): Response {
+  const request = event.req;
   const keyId = caller.key.id;
   const limits = core.state.rate_limits;
   const ownBucket: RateLimitBucket = spec.bucket ?? 'requests';
@@ -87,6 +92,7 @@ function answer(
     core,
     caller,
     request,
+    url: event.url,
     body: undefined,
     charge: spec.bucket ? ['requests', spec.bucket] : ['requests'],
     prepared,
@@ -108,7 +114,7 @@ function answer(
     if (spec.sandboxOnly && caller.application.environment !== 'sandbox') {
       throw new DomainError(
         'sandbox_only',
-        `${request.method} ${new URL(request.url).pathname} takes sandbox keys only.`,
+        `${request.method} ${event.url.pathname} takes sandbox keys only.`,
       );
     }
     requireScope(caller.key, spec.scope);

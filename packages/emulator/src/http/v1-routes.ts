@@ -20,55 +20,49 @@ import {
 import { parseSendParams } from '../domain/send-params';
 import type { IdempotencyRecord } from '../store/state';
 import { paginate } from './_pagination';
-import { rejectIfExhausted, runV1, type V1Call, type V1Result } from './_v1-pipeline';
+import { rejectIfExhausted, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
 const ok = (body: unknown): V1Result => ({ status: 200, body });
 
 /** The /v1 API (spec 4) on an h3 app. */
 export function registerV1Routes(app: H3, getCore: () => EmulatorCore): void {
-  app.get('/v1/status', (event) =>
-    runV1(getCore(), event.req, {
-      scope: 'system.status.read',
-      run: (call) => ok(getStatus(call.core, call.caller)),
-    }),
-  );
-  app.get('/v1/connections', (event) =>
-    runV1(getCore(), event.req, {
-      scope: 'connections.read',
-      run: (call) => ok(paginate(listConnections(call.core, call.caller), event.url)),
-    }),
-  );
-  app.get('/v1/connections/:id/templates', (event) =>
-    runV1(getCore(), event.req, {
-      scope: 'templates.read',
-      bucket: 'templates',
-      run: (call) => ok(paginate(listTemplates(call.core, call.caller, param(event.url, 3)), event.url)),
-    }),
-  );
-  app.get('/v1/messages/:id', (event) =>
-    runV1(getCore(), event.req, {
-      scope: 'messages.read',
-      run: (call) => ok(getMessage(call.core, call.caller, param(event.url, 3))),
-    }),
-  );
-  app.post('/v1/messages', (event) => {
-    const core = getCore();
-    return runV1(core, event.req, {
-      scope: 'messages.send',
-      bucket: 'sends',
-      readsBody: true,
-      beforeBody: markInFlight(core),
-      run: send,
-    });
-  });
-  app.post('/v1/sandbox/events', (event) =>
-    runV1(getCore(), event.req, {
-      scope: 'sandbox.events.create',
-      sandboxOnly: true,
-      readsBody: true,
-      run: (call) => ({ status: 202, body: createSandboxEvent(call.core, call.caller, call.body) }),
-    }),
-  );
+  // Route specs are built once; a request only reads them.
+  const status: V1RouteSpec = {
+    scope: 'system.status.read',
+    run: (call) => ok(getStatus(call.core, call.caller)),
+  };
+  const connections: V1RouteSpec = {
+    scope: 'connections.read',
+    run: (call) => ok(paginate(listConnections(call.core, call.caller), call.url)),
+  };
+  const templates: V1RouteSpec = {
+    scope: 'templates.read',
+    bucket: 'templates',
+    run: (call) => ok(paginate(listTemplates(call.core, call.caller, param(call.url, 3)), call.url)),
+  };
+  const message: V1RouteSpec = {
+    scope: 'messages.read',
+    run: (call) => ok(getMessage(call.core, call.caller, param(call.url, 3))),
+  };
+  const sendSpec: V1RouteSpec = {
+    scope: 'messages.send',
+    bucket: 'sends',
+    readsBody: true,
+    beforeBody: markInFlight(getCore),
+    run: send,
+  };
+  const sandboxEvent: V1RouteSpec = {
+    scope: 'sandbox.events.create',
+    sandboxOnly: true,
+    readsBody: true,
+    run: (call) => ({ status: 202, body: createSandboxEvent(call.core, call.caller, call.body) }),
+  };
+  app.get('/v1/status', (event) => runV1(getCore(), event, status));
+  app.get('/v1/connections', (event) => runV1(getCore(), event, connections));
+  app.get('/v1/connections/:id/templates', (event) => runV1(getCore(), event, templates));
+  app.get('/v1/messages/:id', (event) => runV1(getCore(), event, message));
+  app.post('/v1/messages', (event) => runV1(getCore(), event, sendSpec));
+  app.post('/v1/sandbox/events', (event) => runV1(getCore(), event, sandboxEvent));
 }
 
 /** The decoded path segment at `index` (`/v1/messages/{id}` → index 3). */
@@ -85,8 +79,9 @@ function param(url: URL, index: number): string {
  * Marks this key's Idempotency-Key as in flight while the body is read, so a second request
  * with it meanwhile gets 409 `idempotency_key_in_use` (DESIGN §2).
  */
-function markInFlight(core: EmulatorCore) {
+function markInFlight(getCore: () => EmulatorCore) {
   return (caller: Caller, request: Request) => {
+    const core = getCore();
     const header = request.headers.get('idempotency-key');
     if (!header) return { prepared: false, release: () => {} };
     const slot = idempotencySlot(caller.key.id, header);
