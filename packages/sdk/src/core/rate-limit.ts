@@ -15,7 +15,7 @@ export interface RateLimitInfo {
 /** The rate-limit info of a response, or null when it carries no `RateLimit-*` headers. */
 export function readRateLimit(headers: Headers): RateLimitInfo | null {
   const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((name) =>
-    seconds(headers, `ratelimit-${name}`),
+    seconds(headers, `RateLimit-${name}`),
   );
   return limit === undefined || remaining === undefined || reset === undefined
     ? null
@@ -24,9 +24,9 @@ export function readRateLimit(headers: Headers): RateLimitInfo | null {
 
 /** `Retry-After` in milliseconds (delay-seconds or HTTP date), or undefined when absent or unreadable. */
 export function readRetryAfter(headers: Headers): number | undefined {
-  const delay = seconds(headers, 'retry-after');
+  const delay = seconds(headers, 'Retry-After');
   if (delay !== undefined) return delay * 1000;
-  const date = Date.parse(headers.get('retry-after') ?? '');
+  const date = Date.parse(headers.get('Retry-After') ?? '');
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 

@@ -1,4 +1,5 @@
 import { signHex } from './_hmac';
+import { secretList } from './_secret-list';
 import { WEBHOOK_HEADERS } from './headers';
 
 /** What {@link signWebhook} signs. */
@@ -30,14 +31,9 @@ export async function signWebhook({
   id,
   timestamp = Math.floor(Date.now() / 1000),
 }: SignWebhookParams): Promise<SignedWebhookHeaders> {
-  const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (
-    !secrets.every((each) => each && typeof each === 'string') ||
-    !secrets.length ||
-    !id ||
-    !(Number.isSafeInteger(timestamp) && timestamp >= 0)
-  ) {
-    throw new TypeError('signWebhook: secret and id must be non-empty strings, timestamp unix seconds');
+  const secrets = secretList(secret, 'signWebhook');
+  if (!id || !(Number.isSafeInteger(timestamp) && timestamp >= 0)) {
+    throw new TypeError('signWebhook: id must be a non-empty string, timestamp unix seconds');
   }
   const prefix = `${id}.${timestamp}.`;
   const signatures = await Promise.all(secrets.map((each) => signHex(each, prefix, payload)));

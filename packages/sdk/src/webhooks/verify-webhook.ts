@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '../wire/event';
 import { signatureMatches } from './_hmac';
 import { readHeader, type WebhookHeaders } from './_read-header';
+import { secretList } from './_secret-list';
 import { parseSignatureHeader } from './_signature-header';
 import { WEBHOOK_HEADERS } from './headers';
 import { WebhookVerificationError as Refused } from './webhook-verification-error';
@@ -42,7 +43,7 @@ export function verifyWebhook(
         : payload instanceof ArrayBuffer
           ? new Uint8Array(payload)
           : notRawBody(payload);
-    const secrets = checkedSecrets(secret);
+    const secrets = secretList(secret, 'verifyWebhook');
     const { toleranceSeconds = 300, now = Date.now() } = options;
     if (!(toleranceSeconds >= 0)) throw new TypeError('verifyWebhook: bad toleranceSeconds');
 
@@ -105,12 +106,4 @@ function notRawBody(payload: unknown): never {
     'invalid_payload',
     `Pass the raw body (string, Uint8Array or ArrayBuffer), not ${typeof payload === 'object' ? 'a parsed object: use request.text() or express.raw()' : typeof payload}`,
   );
-}
-
-function checkedSecrets(secret: string | readonly string[]): readonly string[] {
-  const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (!secrets?.length || !secrets.every((each) => each && typeof each === 'string')) {
-    throw new TypeError('verifyWebhook: missing whsec_ secret');
-  }
-  return secrets;
 }
