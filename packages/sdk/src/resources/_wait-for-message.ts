@@ -3,7 +3,7 @@ import type { RateLimitInfo } from '../core/rate-limit';
 import { isRateLimitError } from '../errors/api-error';
 import { ConfigurationError } from '../errors/configuration-error';
 import { MessageFailedError, WaitForTimeoutError } from '../errors/wait-errors';
-import type { Message, MessageStatus } from '../wire/message';
+import type { Message } from '../wire/message';
 
 /** Statuses `waitFor` can wait for, in the order a message moves through them. */
 export type WaitForStatus = 'queued' | 'sent' | 'delivered' | 'read';
@@ -18,29 +18,17 @@ export interface WaitForOptions {
   pollInterval?: number | undefined;
 }
 
-const WAITABLE: readonly string[] = ['queued', 'sent', 'delivered', 'read'] satisfies WaitForStatus[];
-
-const ORDER: Readonly<Record<MessageStatus, number>> = {
-  queued: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  received: 3,
-  failed: -1,
-};
+/** The waitable statuses in the order a message moves through them. */
+const ORDER: readonly string[] = ['queued', 'sent', 'delivered', 'read'] satisfies WaitForStatus[];
 
 /** The polling loop behind `messages.waitFor`. */
 export async function waitForMessage(
   getMessage: (id: string) => APIPromise<Message>,
   id: string,
-  options: WaitForOptions,
+  { until, timeout = 60_000, pollInterval = 1_000 }: WaitForOptions,
 ): Promise<Message> {
-  const wanted = ORDER[options.until];
-  if (!WAITABLE.includes(options.until)) {
-    throw new ConfigurationError('waitFor: `until` must be one of queued, sent, delivered, read');
-  }
-  const timeout = options.timeout ?? 60_000;
-  const pollInterval = options.pollInterval ?? 1_000;
+  const wanted = ORDER.indexOf(until);
+  if (wanted < 0) throw new ConfigurationError(`waitFor: \`until\` must be one of ${ORDER.join(', ')}`);
   const deadline = Date.now() + timeout;
   let lastSeen: Message | undefined;
 
@@ -50,7 +38,8 @@ export async function waitForMessage(
       const { data: message, rateLimit } = await getMessage(id).withResponse();
       lastSeen = message;
       if (message.status === 'failed') throw new MessageFailedError(message);
-      if (ORDER[message.status] >= wanted) return message;
+      // An inbound message is `received`: as far along as it gets.
+      if (message.status === 'received' || ORDER.indexOf(message.status) >= wanted) return message;
       wait = Math.max(wait, politeDelay(rateLimit));
     } catch (error) {
       if (!isRateLimitError(error)) throw error;
@@ -60,7 +49,7 @@ export async function waitForMessage(
     if (left <= 0) {
       const status = lastSeen ? `still ${lastSeen.status}` : 'never read';
       throw new WaitForTimeoutError(
-        `Message ${id} did not reach ${options.until} within ${timeout} ms (${status})`,
+        `Message ${id} did not reach ${until} within ${timeout} ms (${status})`,
         lastSeen,
       );
     }
