@@ -1,17 +1,9 @@
-import type { Connection, Environment, Message, RateLimitBucket, WebhookEvent } from '@parley/sdk';
+import type { Environment, Message, WebhookEvent } from '@parley/sdk';
 import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
-import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
-import { createInboundMessage, createLiveConnection, windowSlot } from '../domain/live-simulation';
 import { messageAt } from '../domain/message-lifecycle';
-import { type BucketReport, usageOf } from '../domain/rate-limit-window';
-import {
-  type ApplicationRecord,
-  type ConnectionRecord,
-  MAX_RECENT_EVENTS,
-  type WorkspaceRecord,
-} from '../store/state';
+import { type ApplicationRecord, MAX_RECENT_EVENTS, type WorkspaceRecord } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
@@ -47,26 +39,11 @@ export function keyView(key: KeyRecord, environment: Environment) {
   return { id, application_id, environment, prefix, scopes: [...scopes], created_at };
 }
 
-function connectionView(record: ConnectionRecord): Connection {
-  const { application_id: _, ...connection } = record;
-  return connection;
-}
-
 /** 404 unless the application exists. */
 export function findApplication(core: EmulatorCore, id: string): ApplicationRecord {
   const app = core.state.applications[id];
   if (!app) throw new DomainError('not_found', `No application ${id}.`, { application_id: id });
   return app;
-}
-
-function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {
-  const connection = core.state.connections[id];
-  if (!connection) {
-    throw new DomainError('not_found', `No simulated live connection ${id}; sandbox connections are fixed.`, {
-      connection_id: id,
-    });
-  }
-  return connection;
 }
 
 /** `POST /_emulator/workspaces`. */
@@ -148,68 +125,6 @@ export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, 
   return keyView(record, app.environment);
 }
 
-/** `POST /_emulator/applications/{id}/connections`: a simulated live number; emits `connection.connected`. */
-export function createConnection(core: EmulatorCore, applicationId: string, input: unknown): Connection {
-  const app = findApplication(core, applicationId);
-  const record = createLiveConnection(app, input, core.now());
-  core.state.connections[record.id] = record;
-  const connection = connectionView(record);
-  core.emit('connection.connected', { connection }, app);
-  return connection;
-}
-
-/** `POST /_emulator/connections/{id}/disconnect`: emits `connection.disconnected`. */
-export function disconnectConnection(core: EmulatorCore, id: string): Connection {
-  const record = findLiveConnection(core, id);
-  const app = findApplication(core, record.application_id);
-  if (record.status !== 'disconnected') {
-    record.status = 'disconnected';
-    core.emit('connection.disconnected', { connection: connectionView(record) }, app);
-  }
-  return connectionView(record);
-}
-
-/** `POST /_emulator/connections/{id}/inbound`: stores the message, opens the sender's window, emits `message.received`. */
-export function receiveInbound(core: EmulatorCore, id: string, input: unknown): Message {
-  const connection = findLiveConnection(core, id);
-  const app = findApplication(core, connection.application_id);
-  const record = createInboundMessage(connection, app, input, core.now());
-  core.state.messages[record.message.id] = record;
-  core.state.windows[windowSlot(connection.id, record.message.from!)] = record.accepted_at;
-  core.emit('message.received', { message: record.message }, app);
-  return record.message;
-}
-
-/** `GET /_emulator/usage`: per key the current window, per workspace the sends of today. */
-export function usage(core: EmulatorCore, applicationId: string | undefined) {
-  if (applicationId !== undefined) findApplication(core, applicationId);
-  const now = core.now();
-  const keys = Object.values(core.state.keys).filter(
-    (key) => applicationId === undefined || key.application_id === applicationId,
-  );
-  const workspaceIds = new Set(
-    applicationId === undefined
-      ? Object.keys(core.state.workspaces)
-      : [core.state.applications[applicationId]!.workspace_id],
-  );
-  return {
-    object: 'usage',
-    rate_limits_enabled: core.rateLimits,
-    keys: keys.map((key) => ({
-      key_id: key.id,
-      application_id: key.application_id,
-      prefix: key.prefix,
-      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, now)),
-    })),
-    workspaces: [...workspaceIds].map((workspaceId) => ({
-      workspace_id: workspaceId,
-      day: utcDay(now),
-      sends_today: sendsToday(core.state.daily_sends, workspaceId, now),
-      daily_limit: DAILY_SEND_LIMIT,
-    })),
-  };
-}
-
 /** Messages newest first, optionally of one application. */
 export function listMessages(core: EmulatorCore, applicationId: string | undefined): Message[] {
   const now = core.now();
@@ -226,18 +141,4 @@ export function listEvents(core: EmulatorCore, applicationId: string | undefined
     .filter((record) => applicationId === undefined || record.application_ids.includes(applicationId))
     .reverse()
     .map((record) => record.event);
-}
-
-function bucketUsage(reports: Record<RateLimitBucket, BucketReport>) {
-  const figures = ({ limit, remaining, resetSeconds }: BucketReport) => ({
-    limit,
-    used: limit - remaining,
-    remaining,
-    reset: resetSeconds,
-  });
-  return {
-    requests: figures(reports.requests),
-    sends: figures(reports.sends),
-    templates: figures(reports.templates),
-  };
 }

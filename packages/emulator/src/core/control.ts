@@ -4,6 +4,8 @@ import type { ApplicationRecord } from '../store/state';
 import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
+import * as live from './live-operations';
+import { usage } from './usage';
 
 /** What the control object needs from the running emulator. */
 export interface ControlRuntime {
@@ -46,7 +48,7 @@ export interface EmulatorControl {
   testEndpoint(id: string): Promise<{ event_id: string }>;
   listDeliveries(filter?: { endpointId?: string; applicationId?: string }): DeliveryView[];
   replayDelivery(id: string): Promise<DeliveryView>;
-  usage(applicationId?: string): ReturnType<typeof operations.usage>;
+  usage(applicationId?: string): ReturnType<typeof usage>;
   createConnection(
     applicationId: string,
     input: { phone_number: string; name?: string },
@@ -107,12 +109,11 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     testEndpoint: (id) => mutate(() => core().webhooks.sendTest(id)),
     listDeliveries: (filter = {}) => core().webhooks.listDeliveries(filter),
     replayDelivery: (id) => mutate(() => core().webhooks.replay(id)),
-    usage: (applicationId) => operations.usage(core(), applicationId),
+    usage: (applicationId) => usage(core(), applicationId),
     createConnection: (applicationId, input) =>
-      mutate(() => operations.createConnection(core(), applicationId, input)),
-    disconnectConnection: (id) => mutate(() => operations.disconnectConnection(core(), id)),
-    receiveInbound: (connectionId, input) =>
-      mutate(() => operations.receiveInbound(core(), connectionId, input)),
+      mutate(() => live.createConnection(core(), applicationId, input)),
+    disconnectConnection: (id) => mutate(() => live.disconnectConnection(core(), id)),
+    receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core(), connectionId, input)),
     listMessages: (applicationId) => operations.listMessages(core(), applicationId),
     listEvents: (applicationId) => operations.listEvents(core(), applicationId),
   };

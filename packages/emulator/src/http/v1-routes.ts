@@ -1,14 +1,14 @@
 import type { H3 } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
+import { createSandboxEvent } from '../core/sandbox-events';
+import { sendMessage } from '../core/send-message';
 import {
   acceptedView,
   type Caller,
-  createSandboxEvent,
   getMessage,
   getStatus,
   listConnections,
   listTemplates,
-  sendMessage,
 } from '../core/v1-operations';
 import {
   bodyFingerprint,

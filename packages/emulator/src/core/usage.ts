@@ -1,0 +1,49 @@
+import type { RateLimitBucket } from '@parley/sdk';
+import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
+import { type BucketReport, usageOf } from '../domain/rate-limit-window';
+import { findApplication } from './control-operations';
+import type { EmulatorCore } from './emulator-core';
+
+/** `GET /_emulator/usage`: per key the current window, per workspace the sends of today. */
+export function usage(core: EmulatorCore, applicationId: string | undefined) {
+  if (applicationId !== undefined) findApplication(core, applicationId);
+  const now = core.now();
+  const keys = Object.values(core.state.keys).filter(
+    (key) => applicationId === undefined || key.application_id === applicationId,
+  );
+  const workspaceIds = new Set(
+    applicationId === undefined
+      ? Object.keys(core.state.workspaces)
+      : [core.state.applications[applicationId]!.workspace_id],
+  );
+  return {
+    object: 'usage',
+    rate_limits_enabled: core.rateLimits,
+    keys: keys.map((key) => ({
+      key_id: key.id,
+      application_id: key.application_id,
+      prefix: key.prefix,
+      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, now)),
+    })),
+    workspaces: [...workspaceIds].map((workspaceId) => ({
+      workspace_id: workspaceId,
+      day: utcDay(now),
+      sends_today: sendsToday(core.state.daily_sends, workspaceId, now),
+      daily_limit: DAILY_SEND_LIMIT,
+    })),
+  };
+}
+
+function bucketUsage(reports: Record<RateLimitBucket, BucketReport>) {
+  const figures = ({ limit, remaining, resetSeconds }: BucketReport) => ({
+    limit,
+    used: limit - remaining,
+    remaining,
+    reset: resetSeconds,
+  });
+  return {
+    requests: figures(reports.requests),
+    sends: figures(reports.sends),
+    templates: figures(reports.templates),
+  };
+}
