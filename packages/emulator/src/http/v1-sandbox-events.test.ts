@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SANDBOX_EVENT_TYPES } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
 import { createAppWithKey, testEmulator } from '../_testing/test-emulator';
@@ -66,6 +68,36 @@ describe('POST /v1/sandbox/events (spec 4.6)', () => {
     const deliveries = emulator.control.listDeliveries({ applicationId: app.id });
     expect(deliveries.filter((delivery) => delivery.event_id === answer.body.id)).toHaveLength(2);
     expect(emulator.control.listDeliveries({ applicationId: other.app.id })).toHaveLength(0);
+  });
+
+  test('on a frozen clock a delivery already due goes out without moving the clock', async () => {
+    const { call, emulator } = testEmulator();
+    let arrived: (body: string) => void = () => {};
+    const delivered = new Promise<string>((resolve) => {
+      arrived = resolve;
+    });
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        response.writeHead(200).end();
+        arrived(body);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = emulator.control.listApplications()[0]!;
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await emulator.control.createEndpoint(app.id, { url, events: ['webhook.test'] });
+      const before = emulator.clock.now();
+      const queued = await call('POST', '/v1/sandbox/events', { body: { type: 'webhook.test' } });
+      expect(JSON.parse(await delivered).id).toBe(queued.body.id);
+      expect(emulator.clock.now()).toBe(before);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   test('unknown type, missing type or developer.application.created: 400 validation_error', async () => {
