@@ -3,7 +3,7 @@ import { assertUnderDailyCap, countSend } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { insideWindow } from '../domain/live-simulation';
-import { TEMPLATE_DEFINITIONS } from '../domain/sandbox-fixtures';
+import { TEMPLATE_DEFINITIONS, templateReference } from '../domain/sandbox-fixtures';
 import { checkTemplate } from '../domain/send-params';
 import type { JournalEntry } from '../store/persistence';
 import type { MessageRecord } from '../store/state';
@@ -44,7 +44,7 @@ export function sendMessage(
     from: null,
     type: params.type,
     text: params.type === 'text' ? params.text : null,
-    template: template && { name: template.name, language: template.language },
+    template: template && templateReference(template),
     status: error ? 'failed' : 'queued',
     error,
     client_reference: params.client_reference ?? null,

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from '@parley/sdk';
-import type { IdempotencyRecord } from '../store/state';
+import type { IdempotencyRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 
 /** How long an idempotency key is remembered (DESIGN §2). */
@@ -34,30 +34,41 @@ export function idempotencySlot(keyId: string, idempotencyKey: string): string {
   return `${keyId}\n${idempotencyKey}`;
 }
 
+/** Length of a {@link bodyFingerprint}: base64url of 32 bytes. */
+const FINGERPRINT_LENGTH = 43;
+
 /** A stable digest of a request body: the same JSON with keys in any order gives the same one. */
 export function bodyFingerprint(body: unknown): string {
   return hash('sha256', canonicalJson(body), 'base64url');
 }
 
+/** The record kept for an accepted send: fingerprint then message id. */
+export function idempotencyRecord(fingerprint: string, messageId: string): IdempotencyRecord {
+  return fingerprint + messageId;
+}
+
 /**
- * The live record for this slot, or undefined when the key is new or expired. Throws 409
- * `idempotency_key_reused` when the key was used with another body.
+ * The message an earlier send with this slot created, or undefined when the key is new or
+ * expired (24 h after that message). Throws 409 `idempotency_key_reused` when the key was used
+ * with another body.
  */
 export function findReplay(
-  records: Record<string, IdempotencyRecord>,
+  records: Readonly<Record<string, IdempotencyRecord>>,
+  messages: Readonly<Record<string, MessageRecord>>,
   slot: string,
   fingerprint: string,
   now: number,
-): IdempotencyRecord | undefined {
+): MessageRecord | undefined {
   const record = records[slot];
-  if (!record || now - record.created_at >= IDEMPOTENCY_TTL_MS) return undefined;
-  if (record.fingerprint !== fingerprint) {
+  const original = record === undefined ? undefined : messages[record.slice(FINGERPRINT_LENGTH)];
+  if (!record || !original || now - original.accepted_at >= IDEMPOTENCY_TTL_MS) return undefined;
+  if (!record.startsWith(fingerprint)) {
     throw new DomainError(
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different request body; use a new key for a new send.',
     );
   }
-  return record;
+  return original;
 }
 
 /** 409 `idempotency_key_in_use`: the first request with this key has not finished. */

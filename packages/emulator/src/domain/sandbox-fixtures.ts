@@ -55,6 +55,24 @@ export const TEMPLATE_DEFINITIONS: readonly Omit<Template, 'connection_id'>[] = 
   },
 ]);
 
+const references = new Map(
+  TEMPLATE_DEFINITIONS.map((template) => [
+    template,
+    Object.freeze({ name: template.name, language: template.language }),
+  ]),
+);
+
+/**
+ * The `{name, language}` a message shows for one of the templates above: one frozen object per
+ * template, shared by every message that uses it (a busy emulator keeps many messages).
+ */
+export function templateReference(template: (typeof TEMPLATE_DEFINITIONS)[number]): {
+  name: string;
+  language: string;
+} {
+  return references.get(template) ?? { name: template.name, language: template.language };
+}
+
 /** The templates of one connection. */
 export function templatesOf(connectionId: string): Template[] {
   return TEMPLATE_DEFINITIONS.map((template) => ({ ...template, connection_id: connectionId }));

@@ -13,12 +13,12 @@ import {
 import {
   bodyFingerprint,
   findReplay,
+  idempotencyRecord,
   idempotencySlot,
   inUseError,
   parseIdempotencyKey,
 } from '../domain/idempotency';
 import { parseSendParams } from '../domain/send-params';
-import type { IdempotencyRecord } from '../store/state';
 import { paginate } from './_pagination';
 import { rejectIfExhausted, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
@@ -98,8 +98,7 @@ function send(call: V1Call): V1Result {
   const slot = idempotencySlot(caller.key.id, idempotencyKey);
   const fingerprint = bodyFingerprint(call.body);
   const now = core.now();
-  const replay = findReplay(core.state.idempotency, slot, fingerprint, now);
-  const original = replay && core.state.messages[replay.message_id];
+  const original = findReplay(core.state.idempotency, core.state.messages, slot, fingerprint, now);
   if (original) {
     call.charge = ['requests'];
     return { status: 202, body: acceptedView(original), headers: { 'idempotent-replayed': 'true' } };
@@ -107,12 +106,7 @@ function send(call: V1Call): V1Result {
   rejectIfExhausted(core, caller.key.id, ['sends'], now);
   const params = parseSendParams(call.body);
   const record = sendMessage(core, caller, params, (message) => {
-    const entry: IdempotencyRecord = {
-      key_id: caller.key.id,
-      fingerprint,
-      message_id: message.id,
-      created_at: now,
-    };
+    const entry = idempotencyRecord(fingerprint, message.id);
     core.state.idempotency[slot] = entry;
     return [{ c: 'idempotency', id: slot, v: entry }];
   });
