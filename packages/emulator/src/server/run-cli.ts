@@ -1,4 +1,5 @@
 import { EMULATOR_VERSION } from '../emulator/version';
+import { SeedError } from '../store/parse-seed';
 import { parseCliFlags, USAGE, UsageError } from './cli-flags';
 import { type EmulatorServer, startEmulatorServer } from './start-server';
 
@@ -45,8 +46,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     server = await startEmulatorServer(options);
   } catch (error) {
-    io.err(`parley-emulator: could not start: ${(error as Error).message}`);
-    return 1;
+    // A seed the emulator refuses (a URL the policy forbids, a key that exists) is a bad input: 2.
+    const seedProblem = error instanceof SeedError;
+    io.err(`parley-emulator: ${seedProblem ? '' : 'could not start: '}${(error as Error).message}`);
+    return seedProblem ? 2 : 1;
   }
   if (flags.json) {
     io.out(

@@ -1,8 +1,9 @@
 import { addKey } from '../core/control-operations';
 import type { EmulatorCore } from '../core/emulator-core';
+import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { createLiveConnection } from '../domain/live-simulation';
-import { parseSeed } from './parse-seed';
+import { parseSeed, SeedError } from './parse-seed';
 import type { SeedFile } from './seed-types';
 
 /**
@@ -14,7 +15,7 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
   const now = core.now();
   const createdAt = formatTimestamp(now);
   const state = core.state;
-  for (const workspace of valid.workspaces ?? []) {
+  for (const [workspaceIndex, workspace] of (valid.workspaces ?? []).entries()) {
     const workspaceId = workspace.id ?? newId();
     state.workspaces[workspaceId] ??= {
       id: workspaceId,
@@ -22,7 +23,8 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
       created_at: createdAt,
       agreement_accepted_at: null,
     };
-    for (const seeded of workspace.applications ?? []) {
+    for (const [appIndex, seeded] of (workspace.applications ?? []).entries()) {
+      const path = `workspaces[${workspaceIndex}].applications[${appIndex}]`;
       const app = {
         id: seeded.id ?? newId(),
         workspace_id: workspaceId,
@@ -32,10 +34,14 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
       };
       state.applications[app.id] = app;
       if (app.environment === 'live') state.workspaces[workspaceId]!.agreement_accepted_at ??= createdAt;
-      for (const key of seeded.keys ?? []) addKey(core, app, key.key, key.scopes ?? []);
-      for (const endpoint of seeded.endpoints ?? []) {
+      for (const [index, key] of (seeded.keys ?? []).entries()) {
+        await seedStep(`${path}.keys[${index}].key`, () => addKey(core, app, key.key, key.scopes ?? []));
+      }
+      for (const [index, endpoint] of (seeded.endpoints ?? []).entries()) {
         const { secret, ...input } = endpoint;
-        const created = await core.webhooks.createEndpoint(app.id, input);
+        const created = await seedStep(`${path}.endpoints[${index}].url`, () =>
+          core.webhooks.createEndpoint(app.id, input),
+        );
         const record = core.state.webhooks.endpoints[created.id];
         if (record && secret) record.secret = secret;
       }
@@ -47,4 +53,14 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
     }
   }
   core.changed();
+}
+
+/** Runs one creation; a refusal (the URL policy, a key that already exists) names its place. */
+async function seedStep<Value>(path: string, step: () => Value | Promise<Value>): Promise<Value> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof DomainError) throw new SeedError(`seed ${path}: ${error.message}`);
+    throw error;
+  }
 }

@@ -190,6 +190,27 @@ describe('seed files', () => {
     const result = await runBin(['--seed', broken]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${broken}: seed workspaces[0].applications[0].environment`);
+    const refusedUrl = join(dir, 'refused.json');
+    writeFileSync(
+      refusedUrl,
+      JSON.stringify({
+        workspaces: [
+          {
+            name: 'A',
+            applications: [
+              {
+                name: 'B',
+                environment: 'sandbox',
+                endpoints: [{ url: 'http://127.0.0.1/x', events: ['webhook.test'] }],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const strict = await runBin(['--seed', refusedUrl, '--url-policy', 'strict', '--port', '0']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('seed workspaces[0].applications[0].endpoints[0].url:');
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{ nope');
     expect((await runBin(['--seed', notJson])).stderr).toContain('is not valid JSON');
