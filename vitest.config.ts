@@ -22,6 +22,10 @@ export default defineConfig({
       include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    // CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line.
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'node_modules/.cache/vitest-report.json' }]]
+      : ['default'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
