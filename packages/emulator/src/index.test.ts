@@ -22,6 +22,7 @@ test('the public surface of @parley/emulator is exactly this (review any change)
       "WEBHOOK_TEST_MESSAGE",
       "createEmulator",
       "parseSeed",
+      "runCli",
       "startEmulatorServer",
     ]
   `);

@@ -17,6 +17,7 @@ export {
   TEMPLATE_DEFINITIONS,
 } from './domain/sandbox-fixtures';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/create-emulator';
+export { type CliIo, runCli } from './server/run-cli';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server/start-server';
 export { parseSeed, SeedError } from './store/parse-seed';
 export type { SeedApplication, SeedFile, SeedWorkspace } from './store/seed-types';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_STATUS } from '@parley/sdk';
 import { newRequestId } from '../domain/ids';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -30,7 +31,12 @@ export function guardHost(
       },
     });
     request.resume();
-    response.writeHead(403, { 'content-type': 'application/json', 'x-request-id': requestId }).end(body);
+    response
+      .writeHead(ERROR_STATUS.host_not_allowed, {
+        'content-type': 'application/json',
+        'x-request-id': requestId,
+      })
+      .end(body);
     return undefined;
   };
 }

@@ -32,6 +32,7 @@ const expectedClass: Record<ErrorCode, new (...args: never[]) => APIError> = {
   invalid_api_key: AuthenticationError,
   insufficient_scope: PermissionError,
   sandbox_only: PermissionError,
+  host_not_allowed: PermissionError,
   not_found: NotFoundError,
   idempotency_key_reused: ConflictError,
   idempotency_key_in_use: ConflictError,
