@@ -27,8 +27,11 @@ const officialSchema = JSON.parse(
 officialSchema.$defs.reference.properties.$ref = { type: 'string', format: 'uri-reference' };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-/** Codes only the emulator's control API answers with; `/v1` never does. */
-const CONTROL_API_CODES = ['agreement_required', 'invalid_url'];
+/**
+ * Codes only the emulator answers with: its control API, and its DNS-rebinding Host guard (a
+ * property of the local server, not of the service's `/v1` contract).
+ */
+const CONTROL_API_CODES = ['agreement_required', 'invalid_url', 'host_not_allowed'];
 
 function pointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`external $ref not allowed: ${ref}`);
