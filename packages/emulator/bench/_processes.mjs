@@ -18,7 +18,9 @@ export const pinnedCores = pinning;
 /** Starts a server child that prints a JSON ready line with `base_url`; resolves with it and the time it took. */
 export function startServer(args, env = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  // Children inherit this process's affinity (core 0): servers are moved to core 1 explicitly.
+  const command = pinning ? ['taskset', '-c', '1', process.execPath] : [process.execPath];
+  const child = spawn(command[0], [...command.slice(1), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });

@@ -60,16 +60,20 @@ export function sendMessage(
     announced: 0,
   };
   core.state.messages[message.id] = record;
-  const entries: JournalEntry[] = [{ c: 'messages', id: message.id, v: record }, ...alongside(message)];
+  const stored = alongside(message);
+  // Journal entries are built only when they reach a disk (`--data-dir`).
+  const entries: JournalEntry[] | undefined = core.durable
+    ? [{ c: 'messages', id: message.id, v: record }, ...stored]
+    : undefined;
   if (live) {
     countSend(core.state.daily_sends, workspaceId, now);
-    entries.push({ c: 'daily_sends', id: workspaceId, v: core.state.daily_sends[workspaceId] });
+    entries?.push({ c: 'daily_sends', id: workspaceId, v: core.state.daily_sends[workspaceId] });
   }
   if (error) {
     // spec 3.2: the failed status event is queued at once; its deliveries are journaled with it.
-    const before = core.durable ? new Set(Object.keys(core.state.webhooks.deliveries)) : undefined;
+    const before = entries ? new Set(Object.keys(core.state.webhooks.deliveries)) : undefined;
     core.emit('message.status_updated', { message }, caller.application);
-    if (before) {
+    if (entries && before) {
       for (const [id, delivery] of Object.entries(core.state.webhooks.deliveries)) {
         if (!before.has(id)) entries.push({ c: 'deliveries', id, v: delivery });
       }
@@ -77,7 +81,7 @@ export function sendMessage(
   } else {
     core.scheduleMessage(record);
   }
-  if (core.durable) core.journal(entries);
+  if (entries) core.journal(entries);
   core.changed();
   return record;
 }

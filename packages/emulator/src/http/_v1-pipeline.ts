@@ -5,7 +5,7 @@ import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
-import { consume, exhaustedBucket, report } from '../domain/rate-limit-window';
+import { consume, exhaustedBucket, type RateLimitState, report } from '../domain/rate-limit-window';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
 
@@ -19,8 +19,8 @@ export interface V1Call {
   /** The parsed JSON body (routes with `readsBody`). */
   body: unknown;
   /** Buckets this call will be counted against; a handler may change it (idempotent replay). */
-  charge: RateLimitBucket[];
-  /** State a handler kept from `beforeBody`. */
+  charge: readonly RateLimitBucket[];
+  /** What `beforeBody` returned. */
   prepared: unknown;
 }
 
@@ -40,9 +40,24 @@ export interface V1RouteSpec {
   sandboxOnly?: boolean;
   readsBody?: boolean;
   /** Runs before the body is read (idempotency in-flight marking); its result is `call.prepared`. */
-  beforeBody?: (caller: Caller, request: Request) => { prepared: unknown; release: () => void };
+  beforeBody?: (core: EmulatorCore, caller: Caller, request: Request) => unknown;
+  /** Runs once the call is answered, whatever the outcome, with what `beforeBody` returned. */
+  afterCall?: (core: EmulatorCore, prepared: unknown) => void;
   run: (call: V1Call) => V1Result;
 }
+
+// Shared, never mutated: a call's charge is replaced, not changed.
+const REQUESTS_ONLY: readonly RateLimitBucket[] = ['requests'];
+const WITH_SENDS: readonly RateLimitBucket[] = ['requests', 'sends'];
+const WITH_TEMPLATES: readonly RateLimitBucket[] = ['requests', 'templates'];
+
+/** The buckets a route is charged to. */
+function chargeOf(bucket: V1RouteSpec['bucket']): readonly RateLimitBucket[] {
+  return bucket === 'sends' ? WITH_SENDS : bucket === 'templates' ? WITH_TEMPLATES : REQUESTS_ONLY;
+}
+
+/** Only `requests`: what an idempotent replay costs. */
+export const REQUESTS_CHARGE = REQUESTS_ONLY;
 
 /**
  * Runs one /v1 call in the documented order: 401 → 429 → 403 → 415/413/400 → the handler. All of
@@ -59,7 +74,7 @@ export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpe
   } catch (error) {
     return errorResponse(error, requestId);
   }
-  const pre = spec.beforeBody?.(caller, request);
+  const prepared = spec.beforeBody?.(core, caller, request);
   try {
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
     // A reset may have replaced the state while the body was read.
@@ -69,9 +84,9 @@ export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpe
         requestId,
       );
     }
-    return answer(core, event, spec, caller, read, pre?.prepared, requestId);
+    return answer(core, event, spec, caller, read, prepared, requestId);
   } finally {
-    pre?.release();
+    spec.afterCall?.(core, prepared);
   }
 }
 
@@ -94,22 +109,16 @@ function answer(
     request,
     url: event.url,
     body: undefined,
-    charge: spec.bucket ? ['requests', spec.bucket] : ['requests'],
+    charge: chargeOf(spec.bucket),
     prepared,
   };
-  const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> => {
-    if (!core.rateLimits) return {};
-    const figures = report(limits, keyId, bucket, now);
-    return {
-      'ratelimit-limit': String(figures.limit),
-      'ratelimit-remaining': String(figures.remaining),
-      'ratelimit-reset': String(figures.resetSeconds),
-    };
-  };
+  // Without rate limits (load tests) no header object is built at all.
+  const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> | undefined =>
+    core.rateLimits ? rateLimitHeaders(limits, keyId, bucket, now) : undefined;
   const now = core.now();
   try {
     // `sends` is checked by the handler, after an idempotent replay had its chance (it costs no send).
-    const early = spec.bucket === 'templates' ? call.charge : (['requests'] as const);
+    const early = spec.bucket === 'templates' ? call.charge : REQUESTS_ONLY;
     rejectIfExhausted(core, keyId, early, now);
     if (spec.sandboxOnly && caller.application.environment !== 'sandbox') {
       throw new DomainError(
@@ -124,10 +133,13 @@ function answer(
     }
     const result = spec.run(call);
     if (core.rateLimits) consume(limits, keyId, call.charge, now);
-    return jsonResponse(result.status, result.body, requestId, {
-      ...rateHeaders(ownBucket, now),
-      ...result.headers,
-    });
+    const headers = rateHeaders(ownBucket, now);
+    return jsonResponse(
+      result.status,
+      result.body,
+      requestId,
+      headers && result.headers ? { ...headers, ...result.headers } : (headers ?? result.headers),
+    );
   } catch (error) {
     if (error instanceof DomainError && error.status === 429) {
       const bucket = (error.details?.bucket as RateLimitBucket | undefined) ?? ownBucket;
@@ -140,6 +152,20 @@ function answer(
     if (core.rateLimits) consume(limits, keyId, call.charge, now);
     return errorResponse(error, requestId, rateHeaders(ownBucket, now));
   }
+}
+
+function rateLimitHeaders(
+  limits: RateLimitState,
+  keyId: string,
+  bucket: RateLimitBucket,
+  now: number,
+): Record<string, string> {
+  const figures = report(limits, keyId, bucket, now);
+  return {
+    'ratelimit-limit': String(figures.limit),
+    'ratelimit-remaining': String(figures.remaining),
+    'ratelimit-reset': String(figures.resetSeconds),
+  };
 }
 
 /** 429 `rate_limited` when one of `buckets` is exhausted (nothing is consumed). */

@@ -20,7 +20,14 @@ import {
 } from '../domain/idempotency';
 import { parseSendParams } from '../domain/send-params';
 import { paginate } from './_pagination';
-import { rejectIfExhausted, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
+import {
+  REQUESTS_CHARGE,
+  rejectIfExhausted,
+  runV1,
+  type V1Call,
+  type V1Result,
+  type V1RouteSpec,
+} from './_v1-pipeline';
 
 const ok = (body: unknown): V1Result => ({ status: 200, body });
 
@@ -48,7 +55,8 @@ export function registerV1Routes(app: H3, getCore: () => EmulatorCore): void {
     scope: 'messages.send',
     bucket: 'sends',
     readsBody: true,
-    beforeBody: markInFlight(getCore),
+    beforeBody: markInFlight,
+    afterCall: releaseInFlight,
     run: send,
   };
   const sandboxEvent: V1RouteSpec = {
@@ -77,18 +85,20 @@ function param(url: URL, index: number): string {
 
 /**
  * Marks this key's Idempotency-Key as in flight while the body is read, so a second request
- * with it meanwhile gets 409 `idempotency_key_in_use` (DESIGN §2).
+ * with it meanwhile gets 409 `idempotency_key_in_use` (DESIGN §2). Returns the slot it marked,
+ * `true` when the key is already in flight, `undefined` without a key.
  */
-function markInFlight(getCore: () => EmulatorCore) {
-  return (caller: Caller, request: Request) => {
-    const core = getCore();
-    const header = request.headers.get('idempotency-key');
-    if (!header) return { prepared: false, release: () => {} };
-    const slot = idempotencySlot(caller.key.id, header);
-    if (core.inFlight.has(slot)) return { prepared: true, release: () => {} };
-    core.inFlight.add(slot);
-    return { prepared: false, release: () => core.inFlight.delete(slot) };
-  };
+function markInFlight(core: EmulatorCore, caller: Caller, request: Request): string | true | undefined {
+  const header = request.headers.get('idempotency-key');
+  if (!header) return undefined;
+  const slot = idempotencySlot(caller.key.id, header);
+  if (core.inFlight.has(slot)) return true;
+  core.inFlight.add(slot);
+  return slot;
+}
+
+function releaseInFlight(core: EmulatorCore, prepared: unknown): void {
+  if (typeof prepared === 'string') core.inFlight.delete(prepared);
 }
 
 function send(call: V1Call): V1Result {
@@ -100,7 +110,7 @@ function send(call: V1Call): V1Result {
   const now = core.now();
   const original = findReplay(core.state.idempotency, core.state.messages, slot, fingerprint, now);
   if (original) {
-    call.charge = ['requests'];
+    call.charge = REQUESTS_CHARGE;
     return { status: 202, body: acceptedView(original), headers: { 'idempotent-replayed': 'true' } };
   }
   rejectIfExhausted(core, caller.key.id, ['sends'], now);
