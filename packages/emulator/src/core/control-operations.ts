@@ -3,7 +3,12 @@ import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '..
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { messageAt } from '../domain/message-lifecycle';
-import { type ApplicationRecord, MAX_RECENT_EVENTS, type WorkspaceRecord } from '../store/state';
+import {
+  type ApplicationRecord,
+  MAX_RECENT_EVENTS,
+  type MessageRecord,
+  type WorkspaceRecord,
+} from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
@@ -128,10 +133,17 @@ export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, 
 /** Messages newest first, optionally of one application. */
 export function listMessages(core: EmulatorCore, applicationId: string | undefined): Message[] {
   const now = core.now();
+  return messageRecords(core, applicationId).map((record) => messageAt(record, now));
+}
+
+/**
+ * The records behind {@link listMessages}, newest first: a page of them is turned into messages
+ * (`messageAt`) without building the current form of every stored message.
+ */
+export function messageRecords(core: EmulatorCore, applicationId: string | undefined): MessageRecord[] {
   return Object.values(core.state.messages)
     .filter((record) => applicationId === undefined || record.application_id === applicationId)
-    .reverse()
-    .map((record) => messageAt(record, now));
+    .reverse();
 }
 
 /** Recent events newest first, optionally those routed to one application. */

@@ -1,6 +1,8 @@
 import type { H3 } from 'h3';
 import type { EmulatorControl } from '../core/control';
+import { messageRecords } from '../core/control-operations';
 import type { EmulatorCore } from '../core/emulator-core';
+import { messageAt } from '../domain/message-lifecycle';
 import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
 import { paginate } from './_pagination';
 
@@ -103,7 +105,12 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     status: 201,
     body: await control.receiveInbound(id(call), body(call)),
   }));
-  route('get', '/messages', (call) => list(call, control.listMessages(applicationFilter(call.url))));
+  // One page of records becomes messages, not every stored message (a console polls this).
+  route('get', '/messages', (call) => {
+    const page = paginate(messageRecords(call.core, applicationFilter(call.url)), call.url);
+    const now = call.core.now();
+    return { status: 200, body: { ...page, data: page.data.map((record) => messageAt(record, now)) } };
+  });
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
 }
 
