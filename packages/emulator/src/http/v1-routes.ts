@@ -105,7 +105,9 @@ function send(call: V1Call): V1Result {
   const { core, caller } = call;
   const idempotencyKey = parseIdempotencyKey(call.request.headers.get('idempotency-key'));
   if (call.prepared === true) throw inUseError();
-  const slot = idempotencySlot(caller.key.id, idempotencyKey);
+  // The slot marked in flight is this one (same key, same header): it is not built twice.
+  const slot =
+    typeof call.prepared === 'string' ? call.prepared : idempotencySlot(caller.key.id, idempotencyKey);
   const fingerprint = bodyFingerprint(call.body);
   const now = core.now();
   const original = findReplay(core.state.idempotency, core.state.messages, slot, fingerprint, now);
