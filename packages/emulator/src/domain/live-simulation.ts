@@ -1,7 +1,7 @@
-import type { Message } from '@parley/sdk';
 import type { ApplicationRecord, ConnectionRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import { formatTimestamp, newId } from './ids';
+import { inboundMessage } from './inbound-message';
 import { isPhoneNumber } from './send-params';
 
 /** How long an inbound message lets the business answer with free text (DESIGN §4). */
@@ -83,22 +83,13 @@ export function createInboundMessage(
     invalid('text', 'invalid_type', 'text must be a string of 1 to 4096 characters.');
   }
   const timestamp = formatTimestamp(now);
-  const message: Message = {
+  const message = inboundMessage({
     id: newId(),
-    object: 'message',
-    direction: 'inbound',
     connection_id: connection.id,
-    to: null,
     from: body.from,
-    type: 'text',
     text: body.text,
-    template: null,
-    status: 'received',
-    error: null,
-    client_reference: null,
-    created_at: timestamp,
-    updated_at: timestamp,
+    timestamp,
     livemode: true,
-  };
+  });
   return { message, application_id: app.id, workspace_id: app.workspace_id, accepted_at: now, announced: 0 };
 }

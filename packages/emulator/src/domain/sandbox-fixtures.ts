@@ -1,4 +1,5 @@
 import type { Connection, Message, Template } from '@parley/sdk';
+import { inboundMessage } from './inbound-message';
 
 /** The active sandbox connection: the same UUID for every sandbox application, in every run (DESIGN §2). */
 export const SANDBOX_ACTIVE_CONNECTION_ID = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
@@ -92,23 +93,14 @@ export const SYNTHETIC_RECIPIENT = '+15550123456';
 
 /** The inbound message of a synthetic `message.received`, on the first sandbox connection. */
 export function syntheticInboundMessage(id: string, timestamp: string): Message {
-  return {
+  return inboundMessage({
     id,
-    object: 'message',
-    direction: 'inbound',
     connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
-    to: null,
     from: SYNTHETIC_SENDER,
-    type: 'text',
     text: SYNTHETIC_INBOUND_TEXT,
-    template: null,
-    status: 'received',
-    error: null,
-    client_reference: null,
-    created_at: timestamp,
-    updated_at: timestamp,
+    timestamp,
     livemode: false,
-  };
+  });
 }
 
 /** The outbound message of a synthetic `message.status_updated`: a delivered `hello_world`. */
