@@ -1,7 +1,7 @@
-// Baseline: a bare h3 2 app behind listhen, answering JSON of the same sizes as the emulator.
+// Baseline: a bare h3 2 app behind Node's http server (as the emulator is served), answering JSON of the same sizes as the emulator.
+import { createServer } from 'node:http';
 import { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
-import { listen } from 'listhen';
 
 // Idiomatic h3: handlers return plain objects, which h3 serialises itself.
 const statusBody = { pad: 'x'.repeat(Math.max(0, Number(process.env.STATUS_BYTES ?? 400) - 10)) };
@@ -15,14 +15,8 @@ app.post('/v1/messages', async (event) => {
   return messageBody;
 });
 
-const listener = await listen(toNodeHandler(app), {
-  port: { port: 0, random: true, alternativePortRange: [], portRange: [], verbose: false },
-  hostname: '127.0.0.1',
-  showURL: false,
-  autoClose: false,
-  public: false,
-  qr: false,
-});
+const server = createServer(toNodeHandler(app));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 process.stdout.write(
-  `${JSON.stringify({ ready: true, base_url: `http://127.0.0.1:${listener.address.port}/v1` })}\n`,
+  `${JSON.stringify({ ready: true, base_url: `http://127.0.0.1:${server.address().port}/v1` })}\n`,
 );

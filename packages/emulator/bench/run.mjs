@@ -69,7 +69,7 @@ row(
   fixed(fanOut.perSecond / bareFan.perSecond, 2),
 );
 
-// 3. Start to first answer, median of 5, against bare h3 behind listhen.
+// 3. Start to first answer, median of 5, against bare h3 behind node:http.
 const ourStarts = [];
 const bareStarts = [];
 for (let round = 0; round < 5; round++) {
@@ -133,5 +133,5 @@ console.log(
 );
 console.table(rows);
 console.log(
-  'Baselines: bare h3 2 behind listhen answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out).',
+  'Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out).',
 );

@@ -34,7 +34,7 @@ export async function readBodyText(request: Request): Promise<BodyRead> {
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
-        void reader.cancel().catch(() => {});
+        void discardRest(reader);
         return { ok: false, error: tooLarge() };
       }
       chunks.push(value);
@@ -45,6 +45,28 @@ export async function readBodyText(request: Request): Promise<BodyRead> {
       ok: false,
       error: new DomainError('invalid_json', 'The request body could not be read.', { reason: 'unreadable' }),
     };
+  }
+}
+
+/** How much of a refused body is read and thrown away so the client can read its 413. */
+const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body and throws it away. Never cancels: cancelling a Node request
+ * stream mid-read crashed the server. Closing the socket instead would reset it under a client
+ * that is still sending, before it reads the 413. Past {@link DISCARD_LIMIT_BYTES} reading stops;
+ * the stalled request then ends at the server's request timeout.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let discarded = 0;
+  try {
+    while (discarded < DISCARD_LIMIT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      discarded += value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to drain.
   }
 }
 

@@ -20,6 +20,7 @@ const CLASS_BY_STATUS: Record<number, typeof APIError> = {
   409: ConflictError,
   413: ValidationError,
   415: ValidationError,
+  431: ValidationError,
   429: RateLimitError,
 };
 

@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   agreement_required: 409,
   invalid_url: 400,
   payload_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,
   daily_send_limit_reached: 429,
