@@ -9,5 +9,5 @@ export default defineConfig({
   clean: true,
   splitting: true,
   sourcemap: false,
-  external: ['msw', 'h3', 'ofetch', 'srvx', '@parley/sdk'],
+  external: ['msw', 'h3', 'srvx', 'undici', '@parley/sdk'],
 });

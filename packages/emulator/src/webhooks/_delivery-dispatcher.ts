@@ -3,10 +3,10 @@ import { signWebhook, type WebhookEventType } from '@parley/sdk';
 import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
 import { EndpointLanes } from './_endpoint-lanes';
 import type { DeliveryRecord, EndpointRecord, WebhooksState } from './_webhook-records';
-import { type AttemptOutcome, sendDeliveryAttempt } from './delivery-attempt';
+import { type AttemptOutcome, type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
 import { MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry-schedule';
 import { signingSecrets } from './signing-secret';
-import { checkEndpointUrl, type HostResolver, type UrlPolicy } from './url-policy';
+import { checkEndpointTarget, type HostResolver, type UrlPolicy } from './url-policy';
 
 /** What the dispatcher needs from the service. */
 export interface DispatcherDeps {
@@ -15,6 +15,8 @@ export interface DispatcherDeps {
   scheduler: Scheduler;
   urlPolicy: UrlPolicy;
   resolveHost: HostResolver;
+  /** Test seams of the delivery sockets (a local stand-in for a public address, a test CA). */
+  network?: DeliveryNetwork | undefined;
   attemptTimeoutMs: number;
   onChange: () => void;
 }
@@ -182,8 +184,9 @@ export class DeliveryDispatcher {
 
   async #send(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<AttemptOutcome> {
     try {
-      // Checked again before every attempt: a host's DNS answer can change after creation.
-      await checkEndpointUrl(endpoint.url, this.#deps.urlPolicy, this.#deps.resolveHost);
+      // Checked again before every attempt (a host's DNS answer can change after creation), and
+      // the attempt connects to exactly the addresses checked here: the name is resolved once.
+      const target = await checkEndpointTarget(endpoint.url, this.#deps.urlPolicy, this.#deps.resolveHost);
       const signed = await signWebhook({
         payload: delivery.body,
         secret: signingSecrets(endpoint, at),
@@ -191,7 +194,9 @@ export class DeliveryDispatcher {
         timestamp: Math.floor(at / 1000),
       });
       return await sendDeliveryAttempt({
-        url: endpoint.url,
+        url: target.href,
+        addresses: target.addresses,
+        network: this.#deps.network,
         body: delivery.body,
         headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed },
         timeoutMs: this.#deps.attemptTimeoutMs,

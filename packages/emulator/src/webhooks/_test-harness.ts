@@ -4,6 +4,7 @@ import type { Connection, WebhookEvent } from '@parley/sdk';
 import { afterEach, expect } from 'vitest';
 import { createTimeline } from '../clock/create-timeline';
 import { startReceiver, type TestReceiver } from './_test-receiver';
+import type { DeliveryNetwork } from './delivery-attempt';
 import type { HostResolver } from './url-policy';
 import { createWebhooksState, WebhookService, type WebhooksState } from './webhook-service';
 
@@ -47,7 +48,12 @@ afterEach(async () => {
 });
 
 export function setup(
-  options: { attemptTimeoutMs?: number; urlPolicy?: 'local' | 'strict'; resolveHost?: HostResolver } = {},
+  options: {
+    attemptTimeoutMs?: number;
+    urlPolicy?: 'local' | 'strict';
+    resolveHost?: HostResolver;
+    network?: DeliveryNetwork;
+  } = {},
 ) {
   const { clock, scheduler } = createTimeline({ mode: 'frozen', now: Date.parse('2026-11-01T09:00:00Z') });
   let state: WebhooksState = createWebhooksState();
@@ -63,6 +69,7 @@ export function setup(
       (async () => {
         throw new Error('no DNS in tests');
       }),
+    ...(options.network === undefined ? {} : { network: options.network }),
     ...(options.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: options.attemptTimeoutMs }),
   });
   cleanups.push(() => service.close());
@@ -83,8 +90,8 @@ export function setup(
   };
 }
 
-export async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<TestReceiver> {
-  const started = await startReceiver(respond);
+export async function receiver(...args: Parameters<typeof startReceiver>): Promise<TestReceiver> {
+  const started = await startReceiver(...args);
   cleanups.push(() => started.close());
   return started;
 }

@@ -1,4 +1,5 @@
-import { ofetch } from 'ofetch';
+import { request as undiciRequest } from 'undici';
+import { deliveryAgent } from './_pinned-agents';
 
 /** What one HTTP attempt produced. */
 export interface AttemptOutcome {
@@ -9,9 +10,23 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+/**
+ * Test seams of the delivery network; production leaves both unset. The URL policy still sees
+ * the resolver's answers and the request keeps the URL's name as Host header and TLS SNI.
+ */
+export interface DeliveryNetwork {
+  /** Where a checked address really connects: a test's local stand-in for a public address. */
+  dial?: (address: string, port: number) => { address: string; port: number };
+  /** CA certificates (PEM) trusted for https deliveries instead of the system's (a test's self-signed one). */
+  ca?: string | string[];
+}
+
 /** One signed POST of a delivery body. */
 export interface AttemptRequest {
   url: string;
+  /** The addresses the URL policy checked (`checkEndpointTarget`); the socket connects to these only. */
+  addresses: readonly string[] | null;
+  network?: DeliveryNetwork | undefined;
   body: string;
   headers: Record<string, string>;
   /** Real milliseconds before the attempt counts as unanswered (spec 8: 15 s). */
@@ -21,8 +36,9 @@ export interface AttemptRequest {
 }
 
 /**
- * Sends one attempt through ofetch: the body string as is, redirects never followed (a 3xx is
- * a failure), ofetch's own retries off (the delivery schedule is the retry). The timeout is
+ * Sends one attempt through undici's `request` (the package's own, so agent and client versions
+ * match): the body string as is, redirects never followed (a 3xx is a failure), no retries (the
+ * delivery schedule is the retry), connected only to the checked addresses. The timeout is
  * real time on purpose: the emulator clock moves virtual time, but a socket waits in real time.
  */
 export async function sendDeliveryAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
@@ -30,19 +46,17 @@ export async function sendDeliveryAttempt(request: AttemptRequest): Promise<Atte
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const response = await ofetch.raw(request.url, {
+    const url = new URL(request.url);
+    const response = await undiciRequest(url, {
       method: 'POST',
       body: request.body,
       headers: request.headers,
-      redirect: 'manual',
-      retry: 0,
-      ignoreResponseError: true,
-      responseType: 'stream',
+      dispatcher: deliveryAgent(url.origin, request.addresses, request.network),
       signal: AbortSignal.any([timeout, request.signal]),
     });
     // The answer's body is not needed; dropping it frees the socket at once.
-    await response.body?.cancel().catch(() => {});
-    const statusCode = response.status;
+    await response.body.dump().catch(() => {});
+    const statusCode = response.statusCode;
     if (statusCode >= 200 && statusCode < 300) return { statusCode, error: null, durationMs: elapsed() };
     const error =
       statusCode >= 300 && statusCode < 400
@@ -59,7 +73,7 @@ export async function sendDeliveryAttempt(request: AttemptRequest): Promise<Atte
   }
 }
 
-// ofetch wraps fetch's TypeError, which wraps the socket error: the innermost says what happened.
+// An error may wrap the socket error (TLS, connect): the innermost says what happened.
 function describeNetworkError(failure: unknown): string {
   let current: unknown = failure;
   let text = 'request failed';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEndpointUrl, type HostResolver } from './url-policy';
+import { checkEndpointTarget, checkEndpointUrl, type HostResolver } from './url-policy';
 
 // A fake DNS: no real lookups in tests.
 const zone: Record<string, readonly string[]> = {
@@ -8,6 +8,7 @@ const zone: Record<string, readonly string[]> = {
   'mapped.example.com': ['::ffff:127.0.0.1'],
   'metadata.example.com': ['169.254.169.254'],
   'ula.example.com': ['fd00::1'],
+  'odd.example.com': ['0x5d.184.216.34', '2606:4700:4700:0:0:0:0:1111'],
 };
 const lookups: string[] = [];
 const resolver: HostResolver = async (hostname) => {
@@ -162,5 +163,32 @@ describe('checkEndpointUrl, local policy (the emulator default)', () => {
     ['ws://127.0.0.1:8080/', /scheme ws:/],
   ])('refuses %s', async (url, expected) => {
     expect(await reason(url, 'local')).toMatch(expected);
+  });
+});
+
+describe('checkEndpointTarget: the addresses an attempt connects to', () => {
+  it('answers every checked address of a name, in canonical form, after one lookup', async () => {
+    lookups.length = 0;
+    expect(await checkEndpointTarget('https://hooks.example.com/p', 'strict', resolver)).toEqual({
+      href: 'https://hooks.example.com/p',
+      addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+    });
+    expect(await checkEndpointTarget('https://odd.example.com/', 'local', resolver)).toMatchObject({
+      addresses: ['93.184.216.34', '2606:4700:4700::1111'],
+    });
+    expect(lookups).toEqual(['hooks.example.com', 'odd.example.com']);
+  });
+
+  it('answers the literal of an IP host, and null for a loopback host under local (dialled as named)', async () => {
+    expect(await checkEndpointTarget('https://[2606:4700:4700::1111]/', 'strict', resolver)).toMatchObject({
+      addresses: ['2606:4700:4700::1111'],
+    });
+    expect(await checkEndpointTarget('https://0x5d.184.216.34/', 'strict', resolver)).toMatchObject({
+      addresses: ['93.184.216.34'],
+    });
+    expect(await checkEndpointTarget('http://localhost:3000/', 'local', resolver)).toEqual({
+      href: 'http://localhost:3000/',
+      addresses: null,
+    });
   });
 });

@@ -31,6 +31,18 @@ function literalRefusalReason(host: string): string | null | undefined {
   return undefined;
 }
 
+/** A URL the policy accepted, with the addresses a delivery may connect to. */
+export interface CheckedEndpointUrl {
+  /** The URL normalised by the WHATWG parser. */
+  href: string;
+  /**
+   * Every address the host was checked at (the literal itself for an IP host): an attempt
+   * connects to these and never resolves the name again, so DNS cannot swap in another address
+   * between the check and the connection. `null` for a loopback host under `local`, dialled as named.
+   */
+  addresses: readonly string[] | null;
+}
+
 /**
  * Checks an endpoint URL against the policy and returns it normalised by the WHATWG parser.
  * Throws `DomainError('invalid_url')` with the reason (or `validation_error` when it is not a
@@ -41,6 +53,18 @@ export async function checkEndpointUrl(
   policy: UrlPolicy,
   resolve: HostResolver = systemResolver,
 ): Promise<string> {
+  return (await checkEndpointTarget(input, policy, resolve)).href;
+}
+
+/**
+ * {@link checkEndpointUrl}, also answering the checked addresses. A delivery attempt calls it
+ * once and connects to exactly those addresses (the host is resolved once per attempt).
+ */
+export async function checkEndpointTarget(
+  input: unknown,
+  policy: UrlPolicy,
+  resolve: HostResolver = systemResolver,
+): Promise<CheckedEndpointUrl> {
   if (typeof input !== 'string' || input.length === 0) {
     throw new DomainError('validation_error', 'url must be a non-empty string.', {
       field: 'url',
@@ -58,7 +82,9 @@ export async function checkEndpointUrl(
   if (url.username || url.password) refuse('credentials in the URL are not allowed');
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
 
-  if (policy === 'local' && (host === 'localhost' || isLoopbackAddress(host))) return url.href;
+  if (policy === 'local' && (host === 'localhost' || isLoopbackAddress(host))) {
+    return { href: url.href, addresses: null };
+  }
 
   const localHint = policy === 'local' ? ' (http and other ports are accepted only for loopback hosts)' : '';
   if (url.protocol !== 'https:') refuse(`it must use https${localHint}`);
@@ -68,21 +94,23 @@ export async function checkEndpointUrl(
   const literal = literalRefusalReason(host);
   if (literal !== undefined) {
     if (literal !== null) refuse(`${host} is ${literal}`);
-    return url.href;
+    return { href: url.href, addresses: [host] };
   }
   if (!host.includes('.')) refuse(`${host} is not a public host name`);
-  let addresses: readonly string[];
+  let answers: readonly string[];
   try {
-    addresses = await resolve(host);
+    answers = await resolve(host);
   } catch {
     return refuse(`${host} could not be resolved`);
   }
-  if (addresses.length === 0) refuse(`${host} could not be resolved`);
-  for (const address of addresses) {
-    const reason = literalRefusalReason(normaliseAddress(address));
-    if (reason !== null) refuse(`${host} resolves to ${address}, ${reason ?? 'not an IP address'}`);
-  }
-  return url.href;
+  if (answers.length === 0) refuse(`${host} could not be resolved`);
+  const addresses = answers.map((answer) => {
+    const address = normaliseAddress(answer);
+    const reason = literalRefusalReason(address);
+    if (reason !== null) refuse(`${host} resolves to ${answer}, ${reason ?? 'not an IP address'}`);
+    return address;
+  });
+  return { href: url.href, addresses };
 }
 
 // A resolver may answer any textual form; the URL parser folds it to the canonical one.

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PARALLEL_ATTEMPTS_PER_ENDPOINT } from './_delivery-dispatcher';
 import { APP, connectionEvent, deliveryOf, expectedSignature, receiver, setup } from './_test-harness';
+import { TEST_CA } from './_test-receiver';
 
 describe('WebhookService deliveries', () => {
   it('delivers the canonical body, signed, on the first scheduled attempt', async () => {
@@ -182,6 +183,40 @@ describe('WebhookService deliveries', () => {
         { status_code: null, error: expect.stringContaining('resolves to 10.0.0.7, a private address') },
       ],
     });
+  });
+
+  it('resolves once per attempt and connects where it checked: a DNS alternating public/loopback never gets loopback', async () => {
+    // The "public" answer is dialled at a local TLS stand-in; any other address would be noticed.
+    const standIn = await receiver(undefined, { tls: true });
+    const dialled = new Set<string>();
+    const network = {
+      ca: TEST_CA,
+      dial: (address: string) => {
+        dialled.add(address);
+        return { address: '127.0.0.1', port: standIn.port };
+      },
+    };
+    let lookups = 0;
+    const resolveHost = async () => (lookups++ % 2 === 0 ? ['93.184.216.34'] : ['127.0.0.1']);
+    const { service, step } = setup({ urlPolicy: 'strict', resolveHost, network });
+    const endpoint = await service.createEndpoint(APP, {
+      url: 'https://hooks.parley.test/parley',
+      events: ['connection.connected'],
+    });
+    for (let index = 0; index < 20; index++) service.publish(connectionEvent(), [APP]);
+    await step(0);
+
+    expect(lookups).toBe(21); // creation, then exactly one per attempt
+    expect([...dialled]).toEqual(['93.184.216.34']);
+    expect(standIn.requests).toHaveLength(10);
+    expect(standIn.requests.every((request) => request.servername === 'hooks.parley.test')).toBe(true);
+    const attempts = service
+      .listDeliveries({ endpointId: endpoint.id })
+      .map((delivery) => delivery.attempts[0]);
+    expect(attempts.filter((attempt) => attempt?.status_code === 200)).toHaveLength(10);
+    expect(
+      attempts.filter((attempt) => attempt?.error?.includes('resolves to 127.0.0.1, a loopback')),
+    ).toHaveLength(10);
   });
 
   it('sends a burst to one endpoint at most 8 at a time, all of them delivered', async () => {

@@ -14,6 +14,7 @@ import {
   toEndpointView,
   type WebhooksState,
 } from './_webhook-records';
+import type { DeliveryNetwork } from './delivery-attempt';
 import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
 import { buildWebhookTestEvent } from './webhook-test-event';
@@ -32,6 +33,8 @@ export interface WebhookServiceDeps {
   onChange: () => void;
   /** Host resolver for the URL policy; tests inject a fake one (default: `dns.lookup`). */
   resolveHost?: HostResolver;
+  /** Test seams of the delivery sockets: a local stand-in for a checked public address, a test CA. */
+  network?: DeliveryNetwork;
   /** Real milliseconds an attempt may take (default 15 000, spec 8); tests shorten it. */
   attemptTimeoutMs?: number;
 }
@@ -52,6 +55,7 @@ export class WebhookService {
       scheduler: deps.scheduler,
       urlPolicy: deps.urlPolicy,
       resolveHost: deps.resolveHost ?? systemResolver,
+      network: deps.network,
       attemptTimeoutMs: deps.attemptTimeoutMs ?? 15_000,
       onChange: deps.onChange,
     });
