@@ -15,8 +15,7 @@ export const packageAliases = [
 ];
 
 /** CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line. */
-export function reportersFor(name: string) {
-  return process.env.CI
-    ? (['default', ['json', { outputFile: `node_modules/.cache/${name}-report.json` }]] as const)
-    : (['default'] as const);
+export function reportersFor(name: string): ('default' | ['json', { outputFile: string }])[] {
+  if (!process.env.CI) return ['default'];
+  return ['default', ['json', { outputFile: `node_modules/.cache/${name}-report.json` }]];
 }

@@ -1,7 +1,7 @@
 import type { Environment, Message, WebhookEvent } from '@parley/sdk';
 import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
-import { formatTimestamp, newId } from '../domain/ids';
+import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { messageAt } from '../domain/message-lifecycle';
 import {
   type ApplicationRecord,
@@ -46,7 +46,7 @@ export function keyView(key: KeyRecord, environment: Environment) {
 
 /** 404 unless the application exists. */
 export function findApplication(core: EmulatorCore, id: string): ApplicationRecord {
-  const app = core.state.applications[id];
+  const app = isUuid(id) ? core.state.applications[id] : undefined;
   if (!app) throw new DomainError('not_found', `No application ${id}.`, { application_id: id });
   return app;
 }
@@ -72,7 +72,7 @@ export function createApplication(core: EmulatorCore, input: unknown): Applicati
     invalid('environment', 'invalid_value', 'environment must be "live" or "sandbox".');
   }
   const workspaceId = body.workspace_id ?? DEFAULT_WORKSPACE_ID;
-  if (typeof workspaceId !== 'string' || !core.state.workspaces[workspaceId]) {
+  if (!isUuid(workspaceId) || !core.state.workspaces[workspaceId]) {
     throw new DomainError('not_found', `No workspace ${String(workspaceId)}.`, { field: 'workspace_id' });
   }
   const app: ApplicationRecord = {
@@ -82,15 +82,23 @@ export function createApplication(core: EmulatorCore, input: unknown): Applicati
     environment,
     created_at: formatTimestamp(core.now()),
   };
+  // Stored before the event is routed (a new live application is among its recipients), taken
+  // back if the event cannot be journaled with it.
   core.state.applications[app.id] = app;
-  // The creation is workspace news, not a sandbox event (spec 6.1 lists the only sandbox sources),
-  // so it goes to the live applications of the workspace, whichever environment the new one has.
-  core.emit(
-    'developer.application.created',
-    { application_id: app.id, environment },
-    { ...app, environment: 'live' },
-    true,
-  );
+  const alongside = core.durable ? [{ c: 'applications' as const, id: app.id, v: app }] : [];
+  try {
+    // The creation is workspace news, not a sandbox event (spec 6.1 lists the only sandbox sources),
+    // so it goes to the live applications of the workspace, whichever environment the new one has.
+    core.emit(
+      'developer.application.created',
+      { application_id: app.id, environment },
+      { ...app, environment: 'live' },
+      { livemode: true, alongside },
+    );
+  } catch (error) {
+    delete core.state.applications[app.id];
+    throw error;
+  }
   return { ...app };
 }
 

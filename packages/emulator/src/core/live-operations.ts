@@ -1,5 +1,6 @@
 import type { Connection, Message } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
+import { isUuid } from '../domain/ids';
 import { createInboundMessage, createLiveConnection, windowSlot } from '../domain/live-simulation';
 import type { ConnectionRecord } from '../store/state';
 import { findApplication } from './control-operations';
@@ -11,7 +12,7 @@ function connectionView(record: ConnectionRecord): Connection {
 }
 
 function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {
-  const connection = core.state.connections[id];
+  const connection = isUuid(id) ? core.state.connections[id] : undefined;
   if (!connection) {
     throw new DomainError('not_found', `No simulated live connection ${id}; sandbox connections are fixed.`, {
       connection_id: id,
@@ -24,9 +25,11 @@ function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {
 export function createConnection(core: EmulatorCore, applicationId: string, input: unknown): Connection {
   const app = findApplication(core, applicationId);
   const record = createLiveConnection(app, input, core.now());
-  core.state.connections[record.id] = record;
   const connection = connectionView(record);
-  core.emit('connection.connected', { connection }, app);
+  // Journaled with its event's deliveries (data dir), then stored: a failed write leaves nothing.
+  const alongside = core.durable ? [{ c: 'connections' as const, id: record.id, v: record }] : [];
+  core.emit('connection.connected', { connection }, app, { alongside });
+  core.state.connections[record.id] = record;
   return connection;
 }
 
@@ -35,8 +38,10 @@ export function disconnectConnection(core: EmulatorCore, id: string): Connection
   const record = findLiveConnection(core, id);
   const app = findApplication(core, record.application_id);
   if (record.status !== 'disconnected') {
+    const disconnected: ConnectionRecord = { ...record, status: 'disconnected' };
+    const alongside = core.durable ? [{ c: 'connections' as const, id: record.id, v: disconnected }] : [];
+    core.emit('connection.disconnected', { connection: connectionView(disconnected) }, app, { alongside });
     record.status = 'disconnected';
-    core.emit('connection.disconnected', { connection: connectionView(record) }, app);
   }
   return connectionView(record);
 }
@@ -46,8 +51,15 @@ export function receiveInbound(core: EmulatorCore, id: string, input: unknown): 
   const connection = findLiveConnection(core, id);
   const app = findApplication(core, connection.application_id);
   const record = createInboundMessage(connection, app, input, core.now());
+  const slot = windowSlot(connection.id, record.message.from!);
+  const alongside = core.durable
+    ? [
+        { c: 'messages' as const, id: record.message.id, v: record },
+        { c: 'windows' as const, id: slot, v: record.accepted_at },
+      ]
+    : [];
+  core.emit('message.received', { message: record.message }, app, { alongside });
   core.state.messages[record.message.id] = record;
-  core.state.windows[windowSlot(connection.id, record.message.from!)] = record.accepted_at;
-  core.emit('message.received', { message: record.message }, app);
+  core.state.windows[slot] = record.accepted_at;
   return record.message;
 }

@@ -49,8 +49,9 @@ export function listConnections(core: EmulatorCore, caller: Caller): Connection[
 
 /** One connection of the caller's application (404 `not_found`). */
 export function findConnection(core: EmulatorCore, caller: Caller, id: string): Connection {
-  const found =
-    caller.application.environment === 'sandbox'
+  const found = !isUuid(id)
+    ? undefined
+    : caller.application.environment === 'sandbox'
       ? sandboxConnection(id)
       : core.state.connections[id]?.application_id === caller.application.id
         ? core.state.connections[id]

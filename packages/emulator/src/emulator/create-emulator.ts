@@ -9,6 +9,7 @@ import { createHttpApp } from '../http/create-app';
 import { filePersistence } from '../store/file-persistence';
 import { parseSeed } from '../store/parse-seed';
 import { memoryPersistence } from '../store/persistence';
+import { hydrateState } from '../store/state';
 import type { SeedFile } from '../store/seed-types';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { EMULATOR_VERSION } from './version';
@@ -74,7 +75,7 @@ export function assembleEmulator(options: EmulatorOptions): { emulator: Emulator
     rateLimits: options.rateLimits ?? true,
     urlPolicy: options.urlPolicy ?? 'local',
     persistence,
-    state: loaded?.state ?? createInitialState(),
+    state: loaded ? hydrateState(loaded.state) : createInitialState(),
   });
   persistence.attach(() => ({ state: core.state, clock: timeline.snapshot() }));
   const seedState = async () => {

@@ -2,6 +2,8 @@ import type { H3 } from 'h3';
 import type { EmulatorControl } from '../core/control';
 import { messageRecords } from '../core/control-operations';
 import type { EmulatorCore } from '../core/emulator-core';
+import { DomainError } from '../domain/domain-error';
+import { isUuid } from '../domain/ids';
 import { messageAt } from '../domain/message-lifecycle';
 import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
 import { paginate } from './_pagination';
@@ -15,7 +17,11 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     method: 'get' | 'post' | 'patch' | 'delete',
     path: string,
     run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
-  ) => app[method](`/_emulator${path}`, controlHandler(getCore, run));
+  ) =>
+    app[method](
+      `/_emulator${path}`,
+      controlHandler(getCore, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
+    );
   const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
   const body = (call: ControlCall) => call.body as Input;
   const list = <Item>(call: ControlCall, items: readonly Item[]): ControlResult => ({
@@ -112,6 +118,28 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     return { status: 200, body: { ...page, data: page.data.map((record) => messageAt(record, now)) } };
   });
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
+}
+
+/** What the collection of a `/_emulator/{collection}/:id` path holds, for the 404's wording. */
+const KIND_BY_COLLECTION = new Map([
+  ['applications', 'application'],
+  ['endpoints', 'endpoint'],
+  ['deliveries', 'delivery'],
+  ['connections', 'connection'],
+  ['keys', 'key'],
+]);
+
+/**
+ * Every control id is a UUID: anything else (`__proto__`, `constructor`, `../x`) is a 404 before
+ * any lookup, so no outside string ever reaches a collection as a key.
+ */
+function withWellFormedId(call: ControlCall): ControlCall {
+  const id = call.segments[1] ?? '';
+  if (!isUuid(id)) {
+    const kind = KIND_BY_COLLECTION.get(call.segments[0] ?? '') ?? 'record';
+    throw new DomainError('not_found', `No ${kind} ${id}.`, { [`${kind}_id`]: id });
+  }
+  return call;
 }
 
 function fieldOf(body: unknown, field: string): unknown {

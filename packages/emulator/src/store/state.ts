@@ -1,5 +1,6 @@
 import type { Connection, Environment, Message, WebhookEvent } from '@parley/sdk';
 import type { KeyRecord } from '../domain/api-keys';
+import { createDictionary, toDictionary } from '../domain/dictionary';
 import type { RateLimitState } from '../domain/rate-limit-window';
 import { createWebhooksState, type WebhooksState } from '../webhooks/webhook-service';
 
@@ -79,16 +80,40 @@ export const MAX_RECENT_EVENTS = 500;
 export function createEmptyState(): EmulatorState {
   return {
     version: 1,
-    workspaces: {},
-    applications: {},
-    keys: {},
-    connections: {},
-    messages: {},
-    idempotency: {},
-    windows: {},
-    daily_sends: {},
-    rate_limits: {},
+    workspaces: createDictionary(),
+    applications: createDictionary(),
+    keys: createDictionary(),
+    connections: createDictionary(),
+    messages: createDictionary(),
+    idempotency: createDictionary(),
+    windows: createDictionary(),
+    daily_sends: createDictionary(),
+    rate_limits: createDictionary(),
     events: [],
     webhooks: createWebhooksState(),
+  };
+}
+
+/**
+ * A state read from a data dir, with every collection turned back into a {@link Dictionary}
+ * (JSON.parse builds plain objects, on which an id like `constructor` would find a function).
+ */
+export function hydrateState(loaded: EmulatorState): EmulatorState {
+  return {
+    ...loaded,
+    workspaces: toDictionary(loaded.workspaces),
+    applications: toDictionary(loaded.applications),
+    keys: toDictionary(loaded.keys),
+    connections: toDictionary(loaded.connections),
+    messages: toDictionary(loaded.messages),
+    idempotency: toDictionary(loaded.idempotency),
+    windows: toDictionary(loaded.windows),
+    daily_sends: toDictionary(loaded.daily_sends),
+    rate_limits: toDictionary(loaded.rate_limits),
+    events: Array.isArray(loaded.events) ? loaded.events : [],
+    webhooks: {
+      endpoints: toDictionary(loaded.webhooks?.endpoints),
+      deliveries: toDictionary(loaded.webhooks?.deliveries),
+    },
   };
 }

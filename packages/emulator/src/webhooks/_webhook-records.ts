@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '@parley/sdk';
+import { createDictionary } from '../domain/dictionary';
 
 /** A secret kept valid for a while after a rotation (spec 6.4). */
 export interface PreviousSecret {
@@ -79,7 +80,7 @@ export interface DeliveryView {
 
 /** An empty webhook state, for a fresh emulator or a reset. */
 export function createWebhooksState(): WebhooksState {
-  return { endpoints: {}, deliveries: {} };
+  return { endpoints: createDictionary(), deliveries: createDictionary() };
 }
 
 /** The public form of an endpoint: everything but its secrets. */

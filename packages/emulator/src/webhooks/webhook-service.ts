@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalJson, type WebhookEvent } from '@parley/sdk';
 import type { Clock, Scheduler } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
-import { formatTimestamp } from '../domain/ids';
+import { formatTimestamp, isUuid } from '../domain/ids';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
 import {
@@ -19,8 +19,8 @@ import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
 import { buildWebhookTestEvent } from './webhook-test-event';
 
-export type { DeliveryView, EndpointView, WebhooksState } from './_webhook-records';
-export { createWebhooksState } from './_webhook-records';
+export type { DeliveryRecord, DeliveryView, EndpointView, WebhooksState } from './_webhook-records';
+export { createWebhooksState, toDeliveryView } from './_webhook-records';
 
 /** What the webhook service needs from the emulator. */
 export interface WebhookServiceDeps {
@@ -130,29 +130,47 @@ export class WebhookService {
   }
 
   /**
-   * Queues the event to every active endpoint of these applications that subscribes to its
-   * type (spec 6.1) and returns how many. The body is serialised once, canonically.
+   * The deliveries of an event: one to every active endpoint of these applications that
+   * subscribes to its type (spec 6.1), built but not queued, so the caller can make them durable
+   * first. The body is serialised once, canonically.
    */
-  publish(event: WebhookEvent, applicationIds: readonly string[]): number {
-    const body = canonicalJson(event);
-    let queued = 0;
+  deliveriesFor(event: WebhookEvent, applicationIds: readonly string[]): DeliveryRecord[] {
+    const deliveries: DeliveryRecord[] = [];
+    let body: string | undefined;
     for (const endpoint of Object.values(this.#deps.getState().endpoints)) {
       if (!endpoint.active || !applicationIds.includes(endpoint.application_id)) continue;
       if (!endpoint.events.includes(event.type)) continue;
-      this.#dispatcher.enqueue(endpoint, event, body);
-      queued++;
+      body ??= canonicalJson(event);
+      deliveries.push(this.#dispatcher.build(endpoint, event, body));
     }
-    if (queued > 0) this.#deps.onChange();
-    return queued;
+    return deliveries;
   }
 
-  /** Sends a `webhook.test` event to this endpoint only, whatever it subscribes to. */
-  sendTest(endpointId: string): { event_id: string } {
+  /** Stores built deliveries and schedules their first attempts (due now). */
+  queue(deliveries: readonly DeliveryRecord[]): void {
+    for (const delivery of deliveries) this.#dispatcher.enqueue(delivery);
+    if (deliveries.length > 0) this.#deps.onChange();
+  }
+
+  /** Queues the event to its endpoints ({@link deliveriesFor}) and returns the deliveries it created. */
+  publish(event: WebhookEvent, applicationIds: readonly string[]): DeliveryRecord[] {
+    const deliveries = this.deliveriesFor(event, applicationIds);
+    this.queue(deliveries);
+    return deliveries;
+  }
+
+  /** A `webhook.test` delivery to this endpoint only, whatever it subscribes to: built, not queued. */
+  testDelivery(endpointId: string): DeliveryRecord {
     const endpoint = this.#endpoint(endpointId);
     const event = buildWebhookTestEvent(this.#deps.clock.now());
-    this.#dispatcher.enqueue(endpoint, event, canonicalJson(event));
-    this.#deps.onChange();
-    return { event_id: event.id };
+    return this.#dispatcher.build(endpoint, event, canonicalJson(event));
+  }
+
+  /** Sends a `webhook.test` event to this endpoint only. */
+  sendTest(endpointId: string): { event_id: string } {
+    const delivery = this.testDelivery(endpointId);
+    this.queue([delivery]);
+    return { event_id: delivery.event_id };
   }
 
   /** Deliveries, newest first, optionally of one endpoint and/or one application. */
@@ -167,10 +185,12 @@ export class WebhookService {
       .map(toDeliveryView);
   }
 
-  /** Starts a new attempt series of a finished delivery: same event id, same body, first attempt now. */
-  replay(deliveryId: string): DeliveryView {
-    const state = this.#deps.getState();
-    const original = state.deliveries[deliveryId];
+  /**
+   * A new attempt series of a finished delivery, built, not queued: same event id, same body,
+   * first attempt now.
+   */
+  replayDelivery(deliveryId: string): DeliveryRecord {
+    const original = this.#deps.getState().deliveries[deliveryId];
     if (!original)
       throw new DomainError('not_found', `No delivery ${deliveryId}.`, { delivery_id: deliveryId });
     if (original.status === 'pending') {
@@ -181,12 +201,17 @@ export class WebhookService {
       );
     }
     const endpoint = this.#endpoint(original.endpoint_id);
-    const replayed: DeliveryRecord = this.#dispatcher.enqueue(
+    return this.#dispatcher.build(
       endpoint,
       { id: original.event_id, type: original.event_type },
       original.body,
     );
-    this.#deps.onChange();
+  }
+
+  /** Replays a finished delivery ({@link replayDelivery}) and queues it. */
+  replay(deliveryId: string): DeliveryView {
+    const replayed = this.replayDelivery(deliveryId);
+    this.queue([replayed]);
     return toDeliveryView(replayed);
   }
 
@@ -206,7 +231,7 @@ export class WebhookService {
   }
 
   #endpoint(id: string): EndpointRecord {
-    const endpoint = this.#deps.getState().endpoints[id];
+    const endpoint = isUuid(id) ? this.#deps.getState().endpoints[id] : undefined;
     if (!endpoint) throw new DomainError('not_found', `No endpoint ${id}.`, { endpoint_id: id });
     return endpoint;
   }

@@ -27,6 +27,7 @@ const expectedClass: Record<ErrorCode, new (...args: never[]) => APIError> = {
   idempotency_key_required: ValidationError,
   invalid_url: ValidationError,
   payload_too_large: ValidationError,
+  headers_too_large: ValidationError,
   unsupported_media_type: ValidationError,
   missing_api_key: AuthenticationError,
   invalid_api_key: AuthenticationError,
