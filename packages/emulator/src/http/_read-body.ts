@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/domain-error';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './_json-depth';
 
 /** Largest request body accepted (DESIGN §2: over 100 KiB is 413). */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -92,6 +93,12 @@ export function requireJsonContentType(request: Request): void {
 export function parseJsonBody(read: BodyRead, emptyAs?: unknown): unknown {
   if (!read.ok) throw read.error;
   if (read.text.trim() === '' && emptyAs !== undefined) return emptyAs;
+  if (nestsDeeperThan(read.text, MAX_JSON_DEPTH)) {
+    throw new DomainError('validation_error', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+      reason: 'too_deep',
+      max_depth: MAX_JSON_DEPTH,
+    });
+  }
   try {
     return JSON.parse(read.text);
   } catch {
