@@ -31,7 +31,13 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  * Codes only the emulator answers with: its control API, and its DNS-rebinding Host guard (a
  * property of the local server, not of the service's `/v1` contract).
  */
-const CONTROL_API_CODES = ['agreement_required', 'invalid_url', 'host_not_allowed', 'headers_too_large'];
+const CONTROL_API_CODES = [
+  'agreement_required',
+  'invalid_url',
+  'host_not_allowed',
+  'headers_too_large',
+  'origin_not_allowed',
+];
 
 function pointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`external $ref not allowed: ${ref}`);

@@ -84,15 +84,9 @@ const CONFIG = JSON.stringify({ scopes: SCOPES, eventTypes: WEBHOOK_EVENT_TYPES 
 
 let page: string | undefined;
 
-/**
- * The web console served at `/`: one self-contained HTML document (inline CSS and script, no
- * external asset) driving the control API on the same origin. Its Content-Security-Policy
- * allows only this exact script (by hash) and same-origin requests.
- */
-export function renderConsolePage(): string {
-  if (page !== undefined) return page;
+function contentSecurityPolicy(): string {
   const scriptHash = createHash('sha256').update(SCRIPT).digest('base64');
-  const policy = [
+  return [
     "default-src 'none'",
     `script-src 'sha256-${scriptHash}'`,
     "style-src 'unsafe-inline'",
@@ -101,6 +95,31 @@ export function renderConsolePage(): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+/**
+ * Headers the console page is served with. `frame-ancestors` works only as a header (not in the
+ * page's meta tag), and `X-Frame-Options` covers older browsers: no foreign page can frame the
+ * console and trick a click on Reset or Rotate.
+ */
+export function consoleHeaders(): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': `${contentSecurityPolicy()}; frame-ancestors 'none'`,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+/**
+ * The web console served at `/`: one self-contained HTML document (inline CSS and script, no
+ * external asset) driving the control API on the same origin. Its Content-Security-Policy
+ * allows only this exact script (by hash) and same-origin requests.
+ */
+export function renderConsolePage(): string {
+  if (page !== undefined) return page;
+  const policy = contentSecurityPolicy();
   page = `<!doctype html>
 <html lang="en">
 <head>

@@ -8,9 +8,9 @@ import { createInitialState } from '../core/initial-state';
 import { createHttpApp } from '../http/create-app';
 import { filePersistence } from '../store/file-persistence';
 import { parseSeed } from '../store/parse-seed';
-import { memoryPersistence } from '../store/persistence';
-import { hydrateState } from '../store/state';
+import { memoryPersistence, type Persistence } from '../store/persistence';
 import type { SeedFile } from '../store/seed-types';
+import { hydrateState } from '../store/state';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { EMULATOR_VERSION } from './version';
 
@@ -61,9 +61,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   return assembleEmulator(options).emulator;
 }
 
-/** Builds an emulator and exposes its h3 app, for the server's Node bridge. */
-export function assembleEmulator(options: EmulatorOptions): { emulator: Emulator; app: H3 } {
-  const persistence = options.dataDir ? filePersistence(options) : memoryPersistence;
+/**
+ * Builds an emulator and exposes its h3 app, for the server's Node bridge. `persistence` is for
+ * tests that simulate a failing disk; it defaults to the data dir's (or memory without one).
+ */
+export function assembleEmulator(
+  options: EmulatorOptions,
+  persistence: Persistence = options.dataDir ? filePersistence(options) : memoryPersistence,
+): { emulator: Emulator; app: H3 } {
   const loaded = persistence.load();
   const mode = options.clock ?? 'real';
   const savedNow =
@@ -89,7 +94,7 @@ export function assembleEmulator(options: EmulatorOptions): { emulator: Emulator
     if (loaded) core.restoreTimers();
     else if (options.seed) await seedState();
     // The first snapshot exists before any send is journaled, so a journal always has a base.
-    if (options.dataDir) await persistence.flush();
+    if (core.durable) await persistence.flush();
   };
   const runtime: ControlRuntime = {
     core: () => core,
@@ -100,7 +105,10 @@ export function assembleEmulator(options: EmulatorOptions): { emulator: Emulator
   };
   const control = createControl(runtime);
   const app = createHttpApp(() => core, control, {
-    renderConsole: async () => (await import('../console/console-page')).renderConsolePage(),
+    renderConsole: async () => {
+      const { renderConsolePage, consoleHeaders } = await import('../console/console-page');
+      return { html: renderConsolePage(), headers: consoleHeaders() };
+    },
   });
   let ready = false;
   const readyPromise = prepare().then(() => {

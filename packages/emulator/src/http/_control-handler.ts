@@ -1,6 +1,7 @@
 import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { newRequestId } from '../domain/ids';
+import { assertSameOriginCaller } from './_origin-guard';
 import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
 
@@ -33,6 +34,7 @@ export function controlHandler(
     const requestId = newRequestId();
     try {
       const request = event.req;
+      assertSameOriginCaller(request, event.url);
       let body: unknown;
       if (request.method === 'POST' || request.method === 'PATCH') {
         const read = await readBodyText(request);

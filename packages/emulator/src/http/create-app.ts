@@ -9,7 +9,7 @@ import { registerV1Routes } from './v1-routes';
 
 /** Options of {@link createHttpApp}. */
 export interface HttpAppOptions {
-  renderConsole: () => Promise<string>;
+  renderConsole: () => Promise<{ html: string; headers: Record<string, string> }>;
 }
 
 /**
@@ -47,9 +47,8 @@ export function createHttpApp(
     },
   });
   app.get('/', async () => {
-    return new Response(await options.renderConsole(), {
-      headers: { 'content-type': 'text/html; charset=utf-8', 'x-request-id': newRequestId() },
-    });
+    const { html, headers } = await options.renderConsole();
+    return new Response(html, { headers: { ...headers, 'x-request-id': newRequestId() } });
   });
   registerV1Routes(app, getCore);
   registerControlRoutes(app, getCore, control);

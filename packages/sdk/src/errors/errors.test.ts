@@ -34,6 +34,7 @@ const expectedClass: Record<ErrorCode, new (...args: never[]) => APIError> = {
   insufficient_scope: PermissionError,
   sandbox_only: PermissionError,
   host_not_allowed: PermissionError,
+  origin_not_allowed: PermissionError,
   not_found: NotFoundError,
   idempotency_key_reused: ConflictError,
   idempotency_key_in_use: ConflictError,

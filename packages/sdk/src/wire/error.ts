@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   sandbox_only: 403,
   host_not_allowed: 403,
+  origin_not_allowed: 403,
   not_found: 404,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
