@@ -11,8 +11,6 @@ export interface ReceiverOptions {
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** Records an event id; false when it was already recorded (default: in memory; use your database). */
   claim?: (eventId: string) => boolean | Promise<boolean>;
-  /** The receiver's clock in ms, for tests with a moved clock (default `Date.now`). */
-  now?: () => number;
 }
 
 /**
@@ -35,9 +33,7 @@ export function createReceiverApp(options: ReceiverOptions): Express {
   app.post('/webhooks/parley', express.raw({ type: 'application/json', limit: '1mb' }), async (req, res) => {
     let event: WebhookEvent;
     try {
-      event = await verifyWebhook(req.body, req.headers, options.secret, {
-        ...(options.now ? { now: options.now() } : {}),
-      });
+      event = await verifyWebhook(req.body, req.headers, options.secret);
     } catch (error) {
       if (isWebhookVerificationError(error)) {
         res.status(400).json({ error: error.reason });

@@ -40,8 +40,6 @@ export interface WebhookHandlerOptions {
    * Next.js. The default starts it and logs a failure.
    */
   waitUntil?: (work: Promise<unknown>) => void;
-  /** The receiver's clock in ms, for tests with a moved clock (default `Date.now`). */
-  now?: () => number;
 }
 
 /**
@@ -66,9 +64,7 @@ export function createWebhookHandler(
     try {
       // Bytes, not a parsed object: the signature covers the body exactly as sent.
       const body = new Uint8Array(await request.arrayBuffer());
-      event = await verifyWebhook(body, request.headers, options.secret, {
-        ...(options.now ? { now: options.now() } : {}),
-      });
+      event = await verifyWebhook(body, request.headers, options.secret);
     } catch (error) {
       if (isWebhookVerificationError(error)) return Response.json({ error: error.reason }, { status: 400 });
       throw error;

@@ -165,9 +165,9 @@ describe('real webhook deliveries match the webhooks section of docs/openapi.yam
       expect(delivery.headers['content-type']).toMatch(/^application\/json/);
       expect(delivery.headers['parley-event-id']).toBe(event.id);
       expect(delivery.body).toBe(canonicalJson(event));
-      await expect(
-        verifyWebhook(delivery.body, delivery.headers, delivery.secret, { now: emulator.clock.now() }),
-      ).resolves.toMatchObject({ id: event.id });
+      await expect(verifyWebhook(delivery.body, delivery.headers, delivery.secret)).resolves.toMatchObject({
+        id: event.id,
+      });
     }
   });
 });

@@ -189,9 +189,11 @@ export class DeliveryDispatcher {
       const target = await checkEndpointTarget(endpoint.url, this.#deps.urlPolicy, this.#deps.resolveHost);
       const signed = await signWebhook({
         payload: delivery.body,
+        // The secret follows the emulator clock (a rotation expires in its time); the timestamp is
+        // the real time the attempt leaves, what receivers check it against (DESIGN §3).
         secret: signingSecrets(endpoint, at),
         id: delivery.event_id,
-        timestamp: Math.floor(at / 1000),
+        timestamp: Math.floor(Date.now() / 1000),
       });
       return await sendDeliveryAttempt({
         url: target.href,

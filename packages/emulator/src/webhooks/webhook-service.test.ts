@@ -3,6 +3,8 @@ import { PARALLEL_ATTEMPTS_PER_ENDPOINT } from './_delivery-dispatcher';
 import { APP, connectionEvent, deliveryOf, expectedSignature, receiver, setup } from './_test-harness';
 import { TEST_CA } from './_test-receiver';
 
+const wallSeconds = () => Math.floor(Date.now() / 1000);
+
 describe('WebhookService deliveries', () => {
   it('delivers the canonical body, signed, on the first scheduled attempt', async () => {
     const { service, step, clock } = setup();
@@ -12,7 +14,9 @@ describe('WebhookService deliveries', () => {
     expect(service.publish(event, [APP])).toBe(1);
     expect(hook.requests).toHaveLength(0);
 
+    const notBefore = wallSeconds();
     await step(0);
+    const notAfter = wallSeconds();
     expect(hook.requests).toHaveLength(1);
     const request = hook.requests[0]!;
     expect(request.method).toBe('POST');
@@ -26,7 +30,11 @@ describe('WebhookService deliveries', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toBe('Parley-Webhooks/1.0 (emulator)');
     expect(request.headers['parley-event-id']).toBe(event.id);
-    expect(request.headers['parley-timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
+    // Signed with the wall-clock second it left at (DESIGN §3), not the emulator clock's.
+    const timestamp = Number(request.headers['parley-timestamp']);
+    expect(timestamp).toBeGreaterThanOrEqual(notBefore);
+    expect(timestamp).toBeLessThanOrEqual(notAfter);
+    expect(timestamp).not.toBe(Math.floor(clock.now() / 1000));
     expect(request.headers['parley-signature']).toBe(
       `v1=${expectedSignature(endpoint.secret, event.id, request.headers['parley-timestamp'] as string, request.body)}`,
     );
@@ -55,9 +63,21 @@ describe('WebhookService deliveries', () => {
       response.end('boom');
     });
     const endpoint = await service.createEndpoint(APP, { url: hook.url, events: ['connection.connected'] });
+    // The wall clock moves a second between attempts (the emulator clock moves hours): each
+    // attempt must carry the wall-clock second it left at.
+    let wallSkewMs = 0;
+    const realNow = Date.now.bind(Date);
+    const wallClock = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + wallSkewMs);
+    const leftWindows: Array<[number, number]> = [];
+    const stepAndRecord = async (ms: number) => {
+      wallSkewMs += 1_000;
+      const notBefore = wallSeconds();
+      await step(ms);
+      leftWindows.push([notBefore, wallSeconds()]);
+    };
     const start = clock.now();
     service.publish(connectionEvent(), [APP]);
-    await step(0);
+    await stepAndRecord(0);
 
     const expectedDelays = [60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 21600, 21600].map(
       (s) => s * 1000,
@@ -74,7 +94,7 @@ describe('WebhookService deliveries', () => {
       expect(delivery.next_attempt_at).toBe(new Date(attemptAt + delay).toISOString());
       await step(delay - 1);
       expect(hook.requests).toHaveLength(index + 1);
-      await step(1);
+      await stepAndRecord(1);
       expect(hook.requests).toHaveLength(index + 2);
       attemptAt += delay;
     }
@@ -86,9 +106,14 @@ describe('WebhookService deliveries', () => {
     expect(attemptAt - start).toBe(73_860_000); // about 20.5 h
     await step(24 * 60 * 60 * 1000);
     expect(hook.requests).toHaveLength(12);
-    // Every attempt is signed afresh with its own time; the event id never changes.
-    const timestamps = hook.requests.map((request) => request.headers['parley-timestamp']);
+    wallClock.mockRestore();
+    // Every attempt is signed afresh with its own wall-clock time; the event id never changes.
+    const timestamps = hook.requests.map((request) => Number(request.headers['parley-timestamp']));
     expect(new Set(timestamps).size).toBe(12);
+    for (const [index, [notBefore, notAfter]] of leftWindows.entries()) {
+      expect(timestamps[index]).toBeGreaterThanOrEqual(notBefore);
+      expect(timestamps[index]).toBeLessThanOrEqual(notAfter);
+    }
     expect(new Set(hook.requests.map((request) => request.headers['parley-event-id'])).size).toBe(1);
   });
 
