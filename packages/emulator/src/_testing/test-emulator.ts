@@ -1,6 +1,12 @@
 import { afterEach } from 'vitest';
 import { SANDBOX_ACTIVE_CONNECTION_ID } from '../domain/sandbox-fixtures';
-import { createEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
+import {
+  assembleEmulator,
+  createEmulator,
+  type Emulator,
+  type EmulatorOptions,
+} from '../emulator/create-emulator';
+import type { Persistence } from '../store/persistence';
 
 /** 2026-10-14T09:30:15Z: a quarter past a minute, so windows and days are easy to reason about. */
 export const T0 = Date.parse('2026-10-14T09:30:15Z');
@@ -31,9 +37,13 @@ afterEach(async () => {
 
 let sequence = 0;
 
-/** A frozen-clock emulator at {@link T0}, closed after the test, with call helpers. */
-export function testEmulator(options: EmulatorOptions = {}) {
-  const emulator = createEmulator({ clock: 'frozen', now: T0, ...options });
+/**
+ * A frozen-clock emulator at {@link T0}, closed after the test, with call helpers. `persistence`
+ * replaces the data dir's (a disk that fails on purpose).
+ */
+export function testEmulator(options: EmulatorOptions = {}, persistence?: Persistence) {
+  const settings: EmulatorOptions = { clock: 'frozen', now: T0, ...options };
+  const emulator = persistence ? assembleEmulator(settings, persistence).emulator : createEmulator(settings);
   running.push(emulator);
   const call = async (method: string, path: string, options: CallOptions = {}): Promise<TestAnswer> => {
     const headers: Record<string, string> = {};

@@ -1,7 +1,8 @@
 import type { Connection, Message, WebhookEvent } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
+import type { PersistenceHealth } from '../store/persistence';
 import type { ApplicationRecord } from '../store/state';
-import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
+import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
 import * as live from './live-operations';
@@ -21,7 +22,8 @@ export interface ControlRuntime {
 
 /** The control API (DESIGN §4) as functions: the HTTP routes under `/_emulator` call exactly these. */
 export interface EmulatorControl {
-  health(): { ok: true; version: string };
+  /** `persistence` only with a data dir: whether it can be written. */
+  health(): { ok: true; version: string; persistence?: PersistenceHealth };
   reset(): Promise<{ ok: true }>;
   getClock(): { now: string; mode: 'real' | 'frozen' };
   advanceClock(ms: number): Promise<{ now: string }>;
@@ -70,7 +72,11 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     return value;
   };
   return {
-    health: () => ({ ok: true, version: runtime.version }),
+    health: () => {
+      const health = { ok: true as const, version: runtime.version };
+      // The emulator still serves (ok stays true); the data dir's state is said next to it.
+      return core().durable ? { ...health, persistence: core().persistenceHealth() } : health;
+    },
     reset: () =>
       mutate(async () => {
         await runtime.reset();
@@ -106,9 +112,19 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     updateEndpoint: (id, input) => mutate(() => core().webhooks.updateEndpoint(id, input)),
     deleteEndpoint: (id) => mutate(() => core().webhooks.deleteEndpoint(id)),
     rotateSecret: (id) => mutate(() => core().webhooks.rotateSecret(id)),
-    testEndpoint: (id) => mutate(() => core().webhooks.sendTest(id)),
+    testEndpoint: (id) =>
+      mutate(() => {
+        const delivery = core().webhooks.testDelivery(id);
+        core().queueDeliveries([delivery]);
+        return { event_id: delivery.event_id };
+      }),
     listDeliveries: (filter = {}) => core().webhooks.listDeliveries(filter),
-    replayDelivery: (id) => mutate(() => core().webhooks.replay(id)),
+    replayDelivery: (id) =>
+      mutate(() => {
+        const delivery = core().webhooks.replayDelivery(id);
+        core().queueDeliveries([delivery]);
+        return toDeliveryView(delivery);
+      }),
     usage: (applicationId) => usage(core(), applicationId),
     createConnection: (applicationId, input) =>
       mutate(() => live.createConnection(core(), applicationId, input)),

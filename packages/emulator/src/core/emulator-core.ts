@@ -4,7 +4,13 @@ import { hashKey } from '../domain/api-keys';
 import { buildEvent, routeEvent } from '../domain/event-routing';
 import { formatTimestamp } from '../domain/ids';
 import { stepsOf } from '../domain/message-lifecycle';
-import { type JournalEntry, memoryPersistence, type Persistence } from '../store/persistence';
+import { PersistenceError } from '../store/data-dir-errors';
+import {
+  type JournalEntry,
+  memoryPersistence,
+  type Persistence,
+  type PersistenceHealth,
+} from '../store/persistence';
 import {
   type ApplicationRecord,
   type EmulatorState,
@@ -12,8 +18,21 @@ import {
   type MessageRecord,
 } from '../store/state';
 import type { UrlPolicy } from '../webhooks/url-policy';
-import { WebhookService } from '../webhooks/webhook-service';
+import { type DeliveryRecord, WebhookService } from '../webhooks/webhook-service';
 import { MessageTimers } from './message-timers';
+
+/** What {@link EmulatorCore.emit} did: the event and the deliveries it queued. */
+export interface Emitted<Type extends WebhookEvent['type']> {
+  event: Extract<WebhookEvent, { type: Type }>;
+  deliveries: DeliveryRecord[];
+}
+
+/** An event built and routed, its deliveries built but not yet queued. */
+interface PreparedEvent<Type extends WebhookEvent['type']> {
+  event: Extract<WebhookEvent, { type: Type }>;
+  applicationIds: string[];
+  deliveries: DeliveryRecord[];
+}
 
 /** What the core is built from. */
 export interface CoreOptions {
@@ -67,9 +86,14 @@ export class EmulatorCore {
     this.persistence.changed();
   }
 
-  /** Appends durable records (before answering a 202). */
+  /** Appends durable records (before answering a 202); throws `PersistenceError` when it cannot. */
   journal(entries: readonly JournalEntry[]): void {
     this.persistence.journal(entries);
+  }
+
+  /** Whether the data dir can be written (always ok without one). */
+  persistenceHealth(): PersistenceHealth {
+    return this.persistence.health();
   }
 
   /** Swaps in a new state (reset, load): timers of the old one are cancelled, new ones scheduled. */
@@ -103,29 +127,61 @@ export class EmulatorCore {
 
   /**
    * Builds an event about `source`, routes it (spec 6.1), queues its deliveries and keeps it
-   * among the recent events. Returns the envelope and how many deliveries were queued.
+   * among the recent events. Returns the envelope and the deliveries it created.
+   *
+   * With a data dir, the deliveries are journaled with `alongside` (the records the event is
+   * about) before anything changes in memory and before an attempt can leave, so a restart
+   * resumes them under the same event id. A failed write throws `PersistenceError` and changes
+   * nothing; the caller applies its own changes only after this returns.
    */
   emit<Type extends WebhookEvent['type']>(
     type: Type,
     data: Parameters<typeof buildEvent<Type>>[1],
     source: ApplicationRecord,
+    options: { livemode?: boolean; alongside?: readonly JournalEntry[] } = {},
+  ): Emitted<Type> {
+    const prepared = this.#prepare(type, data, source, options.livemode);
+    if (this.durable) this.#journalWith(options.alongside ?? [], prepared.deliveries);
+    this.#commit(prepared);
+    return { event: prepared.event, deliveries: prepared.deliveries };
+  }
+
+  /** Queues deliveries built by the webhook service (test, replay), journaled first (data dir only). */
+  queueDeliveries(deliveries: readonly DeliveryRecord[]): void {
+    if (this.durable) this.#journalWith([], deliveries);
+    this.webhooks.queue(deliveries);
+  }
+
+  #prepare<Type extends WebhookEvent['type']>(
+    type: Type,
+    data: Parameters<typeof buildEvent<Type>>[1],
+    source: ApplicationRecord,
     livemode = source.environment === 'live',
-  ): { event: Extract<WebhookEvent, { type: Type }>; queued: number } {
+  ): PreparedEvent<Type> {
     const event = buildEvent(type, data, this.now(), livemode);
     const applicationIds = routeEvent(source, this.state.applications);
-    return { event, queued: this.publish(event, applicationIds) };
+    // Without an endpoint, routing to deliveries (which serialises the event) is skipped.
+    const deliveries = this.#hasEndpoints() ? this.webhooks.deliveriesFor(event, applicationIds) : [];
+    return { event, applicationIds, deliveries };
   }
 
-  /** Queues an already-built event to these applications and records it. */
-  publish(event: WebhookEvent, applicationIds: string[]): number {
+  /** Records the event among the recent ones and queues its deliveries. */
+  #commit(prepared: { event: WebhookEvent; applicationIds: string[]; deliveries: DeliveryRecord[] }): void {
     const events = this.state.events;
-    events.push({ event, application_ids: applicationIds });
+    events.push({ event: prepared.event, application_ids: prepared.applicationIds });
     // Trimmed in batches: one splice per 100 events, not a 500-element shift per event.
     if (events.length >= MAX_RECENT_EVENTS + 100) events.splice(0, events.length - MAX_RECENT_EVENTS);
-    return this.#hasEndpoints() ? this.webhooks.publish(event, applicationIds) : 0;
+    this.webhooks.queue(prepared.deliveries);
   }
 
-  /** Whether any endpoint exists: without one, publishing (which serialises the event) is skipped. */
+  #journalWith(alongside: readonly JournalEntry[], deliveries: readonly DeliveryRecord[]): void {
+    if (alongside.length === 0 && deliveries.length === 0) return;
+    const entries = [...alongside];
+    for (const delivery of deliveries) entries.push({ c: 'deliveries', id: delivery.id, v: delivery });
+    this.journal(entries);
+  }
+
+  /** Whether any endpoint exists. */
   #hasEndpoints(): boolean {
     for (const _ in this.state.webhooks.endpoints) return true;
     return false;
@@ -137,29 +193,61 @@ export class EmulatorCore {
   }
 
   /**
-   * Announces the next status step of a message. `record.message` stays as accepted (replays
-   * answer it); the current status is always computed from age (`messageAt`).
+   * Announces the next status step of each message (the timers hand over every message due at
+   * once). `record.message` stays as accepted (replays answer it); the current status is always
+   * computed from age (`messageAt`).
+   *
+   * With a data dir, the advanced `announced` counters and the events' deliveries are journaled
+   * in one line before any of them changes in memory or can leave: a restart then resumes those
+   * deliveries under their event ids and never announces a step twice. Returns false, changing
+   * nothing, when that write fails: the timers hold the steps and try again later.
    */
-  #announceStep(record: MessageRecord): void {
-    const app = this.state.applications[record.application_id];
-    const step = stepsOf(record)[record.announced];
-    if (!step) return;
-    record.announced++;
-    if (!app) return;
-    const message = {
-      ...record.message,
-      status: step.status,
-      updated_at: formatTimestamp(record.accepted_at + step.age),
-    };
-    this.emit('message.status_updated', { message }, app);
-    this.changed();
+  #announceSteps(records: readonly MessageRecord[]): boolean {
+    const steps: { record: MessageRecord; prepared: PreparedEvent<'message.status_updated'> | undefined }[] =
+      [];
+    for (const record of records) {
+      const step = stepsOf(record)[record.announced];
+      if (!step) continue;
+      const app = this.state.applications[record.application_id];
+      const message = {
+        ...record.message,
+        status: step.status,
+        updated_at: formatTimestamp(record.accepted_at + step.age),
+      };
+      steps.push({ record, prepared: app && this.#prepare('message.status_updated', { message }, app) });
+    }
+    if (this.durable && steps.length > 0) {
+      const entries: JournalEntry[] = [];
+      for (const { record, prepared } of steps) {
+        entries.push({
+          c: 'messages',
+          id: record.message.id,
+          v: { ...record, announced: record.announced + 1 },
+        });
+        for (const delivery of prepared?.deliveries ?? []) {
+          entries.push({ c: 'deliveries', id: delivery.id, v: delivery });
+        }
+      }
+      try {
+        this.journal(entries);
+      } catch (error) {
+        if (error instanceof PersistenceError) return false;
+        throw error;
+      }
+    }
+    for (const { record, prepared } of steps) {
+      record.announced++;
+      if (prepared) this.#commit(prepared);
+    }
+    if (steps.length > 0) this.changed();
+    return true;
   }
 
   #createTimers(): MessageTimers {
     return new MessageTimers(
       this.timeline.scheduler,
       (id) => this.state.messages[id],
-      (record) => this.#announceStep(record),
+      (records) => this.#announceSteps(records),
       () => this.now(),
     );
   }

@@ -8,7 +8,14 @@ interface StepLine {
   head: number;
   job: ScheduledJob | undefined;
   jobAt: number;
+  /** After a failed announcement (the data dir could not be written): no new try before this time. */
+  heldUntil: number;
 }
+
+/** Messages announced together: one journal write for all of them, not one per message. */
+const ANNOUNCE_BATCH = 256;
+/** Emulator time before steps that could not be made durable are tried again. */
+export const ANNOUNCE_RETRY_MS = 1_000;
 
 /**
  * The status timers of every message, without one timer per message: step k of every message
@@ -22,7 +29,8 @@ export class MessageTimers {
   constructor(
     private readonly scheduler: Scheduler,
     private readonly find: (id: string) => MessageRecord | undefined,
-    private readonly announce: (record: MessageRecord) => void,
+    /** Announces the next step of each record; false when nothing could be done (try again later). */
+    private readonly announce: (records: MessageRecord[]) => boolean,
     private readonly now: () => number,
   ) {}
 
@@ -43,7 +51,13 @@ export class MessageTimers {
 
   #line(index: number): StepLine {
     for (let missing = this.#lines.length; missing <= index; missing++) {
-      this.#lines.push({ ids: [], head: 0, job: undefined, jobAt: Number.NaN });
+      this.#lines.push({
+        ids: [],
+        head: 0,
+        job: undefined,
+        jobAt: Number.NaN,
+        heldUntil: Number.NEGATIVE_INFINITY,
+      });
     }
     return this.#lines[index]!;
   }
@@ -62,10 +76,12 @@ export class MessageTimers {
   #arm(index: number): void {
     const line = this.#line(index);
     const due = this.#headDue(line, index);
-    if (due === undefined || line.jobAt === due) return;
+    if (due === undefined) return;
+    const at = Math.max(due, line.heldUntil);
+    if (line.jobAt === at) return;
     line.job?.cancel();
-    line.jobAt = due;
-    line.job = this.scheduler.schedule(due, () => this.#run(index));
+    line.jobAt = at;
+    line.job = this.scheduler.schedule(at, () => this.#run(index));
   }
 
   #run(index: number): void {
@@ -73,24 +89,43 @@ export class MessageTimers {
     line.job = undefined;
     line.jobAt = Number.NaN;
     const now = this.now();
-    for (
-      let due = this.#headDue(line, index);
-      due !== undefined && due <= now;
-      due = this.#headDue(line, index)
-    ) {
-      const record = this.find(line.ids[line.head++]!)!;
+    for (let batch = this.#dueBatch(line, index, now); batch.records.length > 0; ) {
+      let done: boolean;
       try {
-        this.announce(record);
+        done = this.announce(batch.records);
       } catch (error) {
-        // One message's failure must not stall the line behind it.
+        // A failure must not stall the line behind it: steps that did not move are dropped, reported.
         console.error('[parley-emulator] status event failed:', error);
+        done = true;
       }
-      this.add(record);
+      if (!done) {
+        // Nothing was announced (the data dir could not be written): the same steps, later.
+        line.heldUntil = now + ANNOUNCE_RETRY_MS;
+        break;
+      }
+      line.heldUntil = Number.NEGATIVE_INFINITY;
+      line.head = batch.end;
+      for (const record of batch.records) if (record.announced > index) this.add(record);
+      batch = this.#dueBatch(line, index, now);
     }
     if (line.head > 1024 && line.head * 2 > line.ids.length) {
       line.ids = line.ids.slice(line.head);
       line.head = 0;
     }
     this.#arm(index);
+  }
+
+  /** Up to {@link ANNOUNCE_BATCH} records due by `now` from the head, and the index after them. */
+  #dueBatch(line: StepLine, index: number, now: number): { records: MessageRecord[]; end: number } {
+    const records: MessageRecord[] = [];
+    let end = line.head;
+    for (; end < line.ids.length && records.length < ANNOUNCE_BATCH; end++) {
+      const record = this.find(line.ids[end]!);
+      const step = record && record.announced === index ? stepsOf(record)[index] : undefined;
+      if (!record || !step) continue;
+      if (record.accepted_at + step.age > now) break;
+      records.push(record);
+    }
+    return { records, end };
   }
 }

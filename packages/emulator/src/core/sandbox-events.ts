@@ -40,6 +40,7 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
           : type === 'connection.disconnected'
             ? core.emit('connection.disconnected', { connection: { ...first, status: 'disconnected' } }, app)
             : core.emit('webhook.test', { message: WEBHOOK_TEST_MESSAGE }, app);
+  // emit journaled the deliveries (data dir) before they were queued: a restart resumes them.
   core.changed();
-  return { ...sent.event, deliveries_queued: sent.queued };
+  return { ...sent.event, deliveries_queued: sent.deliveries.length };
 }

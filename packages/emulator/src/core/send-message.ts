@@ -1,6 +1,7 @@
 import type { Connection, Message, SendMessageParams } from '@parley/sdk';
-import { assertUnderDailyCap, countSend } from '../domain/daily-cap';
+import { assertUnderDailyCap, sendsAfterThisOne } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
+import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
 import { insideWindow } from '../domain/live-simulation';
 import { TEMPLATE_DEFINITIONS, templateReference } from '../domain/sandbox-fixtures';
@@ -10,16 +11,26 @@ import type { MessageRecord } from '../store/state';
 import type { EmulatorCore } from './emulator-core';
 import { type Caller, findConnection } from './v1-operations';
 
+/** Where the send's idempotency record goes: the slot (API key + Idempotency-Key) and the body's fingerprint. */
+export interface IdempotencySlot {
+  slot: string;
+  fingerprint: string;
+}
+
 /**
  * Accepts a validated send (`POST /v1/messages`): connection checks, template checks, the live
- * daily cap and window, then the new message, its events and timers. `alongside` stores what must
- * be journaled with it (the idempotency record) before the 202 goes out.
+ * daily cap and window, then the new message, its idempotency record, its events and timers.
+ *
+ * With a data dir, the message, the idempotency record, the daily count and the deliveries of a
+ * failed send's status event are journaled in one line before anything changes in memory: when
+ * the write fails (full disk), `PersistenceError` is thrown and nothing is left behind, so a
+ * retry with the same Idempotency-Key is a new send, not the replay of a message never stored.
  */
 export function sendMessage(
   core: EmulatorCore,
   caller: Caller,
   params: SendMessageParams,
-  alongside: (message: Message) => JournalEntry[],
+  idempotency: IdempotencySlot,
 ): MessageRecord {
   const connection = findConnectionForSend(core, caller, params.connection_id);
   if (connection.status !== 'active') {
@@ -59,29 +70,23 @@ export function sendMessage(
     accepted_at: now,
     announced: 0,
   };
-  core.state.messages[message.id] = record;
-  const stored = alongside(message);
+  const replayRecord = idempotencyRecord(idempotency.fingerprint, message.id);
+  const dailySends = live ? sendsAfterThisOne(core.state.daily_sends, workspaceId, now) : undefined;
   // Journal entries are built only when they reach a disk (`--data-dir`).
-  const entries: JournalEntry[] | undefined = core.durable
-    ? [{ c: 'messages', id: message.id, v: record }, ...stored]
-    : undefined;
-  if (live) {
-    countSend(core.state.daily_sends, workspaceId, now);
-    entries?.push({ c: 'daily_sends', id: workspaceId, v: core.state.daily_sends[workspaceId] });
+  const entries: JournalEntry[] = [];
+  if (core.durable) {
+    entries.push({ c: 'messages', id: message.id, v: record });
+    entries.push({ c: 'idempotency', id: idempotency.slot, v: replayRecord });
+    if (dailySends) entries.push({ c: 'daily_sends', id: workspaceId, v: dailySends });
   }
-  if (error) {
-    // spec 3.2: the failed status event is queued at once; its deliveries are journaled with it.
-    const before = entries ? new Set(Object.keys(core.state.webhooks.deliveries)) : undefined;
-    core.emit('message.status_updated', { message }, caller.application);
-    if (entries && before) {
-      for (const [id, delivery] of Object.entries(core.state.webhooks.deliveries)) {
-        if (!before.has(id)) entries.push({ c: 'deliveries', id, v: delivery });
-      }
-    }
-  } else {
-    core.scheduleMessage(record);
-  }
-  if (entries) core.journal(entries);
+  // spec 3.2: the failed status event is queued at once; emit journals it with the entries above.
+  if (error) core.emit('message.status_updated', { message }, caller.application, { alongside: entries });
+  else if (entries.length > 0) core.journal(entries);
+  // Written (or no data dir): only now does memory change.
+  core.state.messages[message.id] = record;
+  core.state.idempotency[idempotency.slot] = replayRecord;
+  if (dailySends) core.state.daily_sends[workspaceId] = dailySends;
+  if (!error) core.scheduleMessage(record);
   core.changed();
   return record;
 }

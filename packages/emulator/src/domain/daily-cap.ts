@@ -29,10 +29,16 @@ export function assertUnderDailyCap(state: DailySends, workspaceId: string, now:
   );
 }
 
-/** Counts one accepted live send. */
-export function countSend(state: DailySends, workspaceId: string, now: number): void {
+/**
+ * The workspace's count once this send is accepted: computed, not stored, so the caller can make
+ * it durable first and store it only then.
+ */
+export function sendsAfterThisOne(
+  state: DailySends,
+  workspaceId: string,
+  now: number,
+): { day: string; count: number } {
   const day = utcDay(now);
   const entry = state[workspaceId];
-  if (entry && entry.day === day) entry.count++;
-  else state[workspaceId] = { day, count: 1 };
+  return { day, count: entry && entry.day === day ? entry.count + 1 : 1 };
 }

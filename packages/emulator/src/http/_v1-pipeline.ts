@@ -6,6 +6,7 @@ import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { consume, exhaustedBucket, type RateLimitState, report } from '../domain/rate-limit-window';
+import { PersistenceError } from '../store/data-dir-errors';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
 
@@ -149,7 +150,8 @@ function answer(
         'retry-after': String(retryAfter),
       });
     }
-    if (core.rateLimits) consume(limits, keyId, call.charge, now);
+    // A change the data dir could not store was not made: like a refusal, it consumes nothing.
+    if (core.rateLimits && !(error instanceof PersistenceError)) consume(limits, keyId, call.charge, now);
     return errorResponse(error, requestId, rateHeaders(ownBucket, now));
   }
 }

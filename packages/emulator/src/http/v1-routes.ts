@@ -13,7 +13,6 @@ import {
 import {
   bodyFingerprint,
   findReplay,
-  idempotencyRecord,
   idempotencySlot,
   inUseError,
   parseIdempotencyKey,
@@ -117,10 +116,6 @@ function send(call: V1Call): V1Result {
   }
   rejectIfExhausted(core, caller.key.id, ['sends'], now);
   const params = parseSendParams(call.body);
-  const record = sendMessage(core, caller, params, (message) => {
-    const entry = idempotencyRecord(fingerprint, message.id);
-    core.state.idempotency[slot] = entry;
-    return [{ c: 'idempotency', id: slot, v: entry }];
-  });
+  const record = sendMessage(core, caller, params, { slot, fingerprint });
   return { status: 202, body: acceptedView(record) };
 }

@@ -1,4 +1,5 @@
 import { EMULATOR_VERSION } from '../emulator/version';
+import { DataDirError, PersistenceError } from '../store/data-dir-errors';
 import { SeedError } from '../store/parse-seed';
 import { parseCliFlags, USAGE, UsageError } from './cli-flags';
 import { type EmulatorServer, startEmulatorServer } from './start-server';
@@ -46,7 +47,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     server = await startEmulatorServer(options);
   } catch (error) {
-    // A seed the emulator refuses (a URL the policy forbids, a key that exists) is a bad input: 2.
+    // A data dir that cannot be written (read-only, no permission, a file in the way, full) is a
+    // bad input like a refused seed (a URL the policy forbids, a key that exists): 2, one line.
+    if (error instanceof DataDirError || error instanceof PersistenceError) {
+      const problem = error instanceof PersistenceError ? error.problem : error.message;
+      io.err(`parley-emulator: could not start: ${problem}`);
+      return 2;
+    }
     const seedProblem = error instanceof SeedError;
     io.err(`parley-emulator: ${seedProblem ? '' : 'could not start: '}${(error as Error).message}`);
     return seedProblem ? 2 : 1;

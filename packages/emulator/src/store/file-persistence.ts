@@ -1,81 +1,95 @@
-import {
-  closeSync,
-  fdatasyncSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type JournalEntry, type PersistedState, type Persistence, replayJournal } from './persistence';
+import { DATA_FILE_MODE, JournalFile, type WriteBytes } from './_journal-file';
+import { JOURNAL_NAME, loadDirectory, SNAPSHOT, type SnapshotFile } from './_load-directory';
+import { DataDirError, describeWriteFailure, errnoCode, PersistenceError } from './data-dir-errors';
+import type { PersistedState, Persistence, PersistenceHealth } from './persistence';
 
-const SNAPSHOT = 'state.json';
-const JOURNAL = /^journal-(\d+)\.ndjson$/;
 const SNAPSHOT_DELAY_MS = 200;
+/** The data dir holds webhook secrets in clear: owner only. */
+const DATA_DIR_MODE = 0o700;
 
-interface SnapshotFile extends PersistedState {
-  format: 'parley-emulator-state';
-  version: 1;
-  /** Journals from this generation on are newer than the snapshot. */
-  journal_generation: number;
+/** The disk writes of {@link filePersistence}; tests swap them to simulate a full disk or short writes. */
+export interface DiskWrites {
+  /** Journal appends, as `fs.writeSync`: may write fewer bytes than asked, or throw. */
+  write: WriteBytes;
+  /** A snapshot's whole text into its temporary file. */
+  writeFile: (file: FileHandle, text: string) => Promise<void>;
 }
+
+const NODE_DISK: DiskWrites = { write: writeSync, writeFile: (file, text) => file.writeFile(text) };
 
 /**
  * `--data-dir` persistence: a write-ahead journal plus coalesced snapshots.
  *
  * Why both: a 202 promises the message exists, so each accepted send is appended to the journal
- * and fdatasync'ed before the answer (one small write, not the whole state); everything else
- * (timers' status moves, deliveries' attempts) lands in a snapshot at most 200 ms later. A
- * snapshot is written to a temporary file, fsync'ed and renamed over the old one, so a kill at
- * any moment leaves either the old or the new snapshot, plus journals whose torn last line is
- * ignored on load.
+ * and fdatasync'ed before the answer and before the state in memory changes (one small write,
+ * not the whole state); everything else (deliveries' attempts) lands in a snapshot at most
+ * 200 ms later. A snapshot is written to a temporary file, fsync'ed and renamed over the old one,
+ * so a kill at any moment leaves either the old or the new snapshot, plus journals whose torn
+ * last line is ignored on load. Journals are deleted only once a newer snapshot has landed.
+ *
+ * A failed write (full disk) throws {@link PersistenceError} and is reported once on stderr and in
+ * `health()`, until a later write succeeds. The directory is created 0700 and its files 0600.
  */
-export function filePersistence(options: { dataDir?: string }): Persistence {
+export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }): Persistence {
   const dir = options.dataDir!;
-  mkdirSync(dir, { recursive: true });
+  const disk = options.disk ?? NODE_DISK;
+  try {
+    mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
+  } catch (error) {
+    throw DataDirError.from(dir, error);
+  }
   let generation = 0;
-  let journalFd: number | undefined;
+  let journal: JournalFile | undefined;
   let source: (() => PersistedState) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
+  const failures = failureLog(dir);
 
+  /** Opens the next journal before closing the current one: a failed open keeps the current. */
   const openJournal = (next: number): void => {
-    if (journalFd !== undefined) closeSync(journalFd);
+    const opened = new JournalFile(join(dir, `journal-${next}.ndjson`), disk.write);
+    journal?.close();
+    journal = opened;
     generation = next;
-    journalFd = openSync(join(dir, `journal-${generation}.ndjson`), 'a');
   };
 
   const writeSnapshot = async (): Promise<void> => {
     if (!source) return;
-    const captured = source();
     const journalGeneration = generation + 1;
-    const payload: SnapshotFile = {
+    // Captured and switched in one synchronous step: every later journal line is newer.
+    const text = JSON.stringify({
       format: 'parley-emulator-state',
       version: 1,
       journal_generation: journalGeneration,
-      ...captured,
-    };
-    // Captured and switched in one synchronous step: every later journal line is newer.
-    const text = JSON.stringify(payload);
-    if (!closed) openJournal(journalGeneration);
+      ...source(),
+    } satisfies SnapshotFile);
     const temporary = join(dir, `${SNAPSHOT}.${process.pid}.tmp`);
-    const file = await open(temporary, 'w');
     try {
-      await file.writeFile(text);
-      await file.sync();
-    } finally {
-      await file.close();
+      if (!closed) openJournal(journalGeneration);
+      const file = await open(temporary, 'w', DATA_FILE_MODE);
+      try {
+        await disk.writeFile(file, text);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, join(dir, SNAPSHOT));
+    } catch (error) {
+      // The previous snapshot and every journal stay as they were: nothing is lost, only not compacted.
+      await rm(temporary, { force: true }).catch(() => {});
+      throw failures.failed('snapshot', error);
     }
-    await rename(temporary, join(dir, SNAPSHOT));
+    failures.succeeded('snapshot');
     syncDirectory(dir);
     for (const name of readdirSync(dir)) {
-      const match = JOURNAL.exec(name);
-      if (match && Number(match[1]) < journalGeneration) await rm(join(dir, name), { force: true });
+      const match = JOURNAL_NAME.exec(name);
+      // Best effort: an old journal left behind is only replayed over a newer snapshot, harmlessly.
+      if (match && Number(match[1]) < journalGeneration)
+        await rm(join(dir, name), { force: true }).catch(() => {});
     }
   };
 
@@ -89,34 +103,71 @@ export function filePersistence(options: { dataDir?: string }): Persistence {
   return {
     load() {
       const loaded = loadDirectory(dir);
-      openJournal(loaded.lastGeneration + 1);
+      try {
+        openJournal(loaded.lastGeneration + 1);
+      } catch (error) {
+        throw DataDirError.from(dir, error);
+      }
       return loaded.persisted;
     },
     attach(next) {
       source = next;
     },
     journal(entries) {
-      if (journalFd === undefined) openJournal(generation + 1);
-      writeSync(journalFd!, `${JSON.stringify(entries)}\n`);
-      fdatasyncSync(journalFd!);
+      try {
+        if (!journal) openJournal(generation + 1);
+        journal!.append(JSON.stringify(entries));
+      } catch (error) {
+        throw failures.failed('journal', error);
+      }
+      failures.succeeded('journal');
     },
     changed() {
       if (timer || closed) return;
-      timer = setTimeout(() => void flush().catch(reportFailure), SNAPSHOT_DELAY_MS);
+      // Reported (once) by the failure log; the next change tries again.
+      timer = setTimeout(() => void flush().catch(() => {}), SNAPSHOT_DELAY_MS);
       timer.unref?.();
     },
     flush,
+    health: () => failures.health(),
     async close() {
-      await flush();
-      closed = true;
-      if (journalFd !== undefined) closeSync(journalFd);
-      journalFd = undefined;
+      try {
+        await flush();
+      } finally {
+        closed = true;
+        journal?.close();
+        journal = undefined;
+      }
     },
   };
 }
 
-function reportFailure(error: unknown): void {
-  console.error('[parley-emulator] could not write the state snapshot:', error);
+/**
+ * What failed to be written, by kind: one stderr line when a failure starts (or changes) and one
+ * when every kind works again, so a full disk is said clearly without a line per request.
+ */
+function failureLog(dir: string) {
+  const current = new Map<'journal' | 'snapshot', string>();
+  return {
+    failed(kind: 'journal' | 'snapshot', error: unknown): PersistenceError {
+      const problem = describeWriteFailure(dir, error);
+      if (current.get(kind) !== problem) {
+        console.error(
+          `[parley-emulator] persistence failed: ${problem}; changes that need the data dir are refused (500) until it can be written`,
+        );
+      }
+      current.set(kind, problem);
+      return new PersistenceError(problem, errnoCode(error));
+    },
+    succeeded(kind: 'journal' | 'snapshot'): void {
+      if (!current.delete(kind) || current.size > 0) return;
+      console.error(`[parley-emulator] persistence recovered: ${dir} can be written again`);
+    },
+    health(): PersistenceHealth {
+      const [problem] = current.values();
+      return problem === undefined ? { ok: true } : { ok: false, error: problem };
+    },
+  };
 }
 
 function syncDirectory(dir: string): void {
@@ -130,40 +181,4 @@ function syncDirectory(dir: string): void {
   } catch {
     // Some platforms cannot fsync a directory; the rename itself is still atomic.
   }
-}
-
-/** Reads the snapshot and replays newer journals; a torn last journal line (a kill mid-write) is skipped. */
-function loadDirectory(dir: string): { persisted: PersistedState | undefined; lastGeneration: number } {
-  let snapshot: SnapshotFile | undefined;
-  try {
-    snapshot = JSON.parse(readFileSync(join(dir, SNAPSHOT), 'utf8')) as SnapshotFile;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new Error(`${join(dir, SNAPSHOT)} is not a readable emulator state: ${(error as Error).message}`);
-    }
-  }
-  if (snapshot && snapshot.format !== 'parley-emulator-state') {
-    throw new Error(`${join(dir, SNAPSHOT)} is not an emulator state file.`);
-  }
-  for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(join(dir, name), { force: true });
-  const journals = readdirSync(dir)
-    .map((name) => Number(JOURNAL.exec(name)?.[1] ?? Number.NaN))
-    .filter((found) => !Number.isNaN(found))
-    .sort((a, b) => a - b);
-  const lastGeneration = journals.at(-1) ?? 0;
-  if (!snapshot) return { persisted: undefined, lastGeneration };
-  const { state, clock } = snapshot;
-  for (const found of journals) {
-    if (found < snapshot.journal_generation) continue;
-    const lines = readFileSync(join(dir, `journal-${found}.ndjson`), 'utf8').split('\n');
-    for (const line of lines) {
-      if (line === '') continue;
-      try {
-        replayJournal(state, JSON.parse(line) as JournalEntry[]);
-      } catch {
-        // A kill in the middle of an append leaves one torn line at the end: it was never answered.
-      }
-    }
-  }
-  return { persisted: { state, clock }, lastGeneration };
 }

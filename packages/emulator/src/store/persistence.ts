@@ -3,7 +3,7 @@ import type { EmulatorState } from './state';
 
 /** One durable change: a record put into (or, with `v` undefined, removed from) a collection. */
 export interface JournalEntry {
-  c: 'messages' | 'idempotency' | 'deliveries' | 'daily_sends' | 'windows';
+  c: 'messages' | 'idempotency' | 'deliveries' | 'daily_sends' | 'windows' | 'applications' | 'connections';
   id: string;
   v?: unknown;
 }
@@ -21,18 +21,26 @@ export interface PersistedState {
   clock: ClockSnapshot;
 }
 
+/** Whether the data dir can be written: `GET /_emulator/health` shows it. */
+export type PersistenceHealth = { ok: true } | { ok: false; error: string };
+
 /** How state reaches the disk (or does not, without `--data-dir`). */
 export interface Persistence {
   /** The state left by the previous run, if any. */
   load(): PersistedState | undefined;
   /** Where snapshots read the live state from. */
   attach(source: () => PersistedState): void;
-  /** Appends entries durably before returning: a 202 is answered only after this. */
+  /**
+   * Appends entries durably before returning: a 202 is answered only after this, and the state in
+   * memory changes only after it. Throws `PersistenceError` when the data dir cannot be written.
+   */
   journal(entries: readonly JournalEntry[]): void;
   /** Something changed: a snapshot follows soon (coalesced). */
   changed(): void;
   /** Writes a snapshot now (after control-API changes, and before shutting down). */
   flush(): Promise<void>;
+  /** The last write's outcome: failing until a write of the same kind succeeds again. */
+  health(): PersistenceHealth;
   close(): Promise<void>;
 }
 
@@ -43,6 +51,7 @@ export const memoryPersistence: Persistence = {
   journal: () => {},
   changed: () => {},
   flush: () => Promise.resolve(),
+  health: () => ({ ok: true }),
   close: () => Promise.resolve(),
 };
 

@@ -51,14 +51,17 @@ export class DeliveryDispatcher {
     this.#deps = deps;
   }
 
-  /** Creates a pending delivery of `body` to the endpoint, first attempt due now. Caller calls onChange. */
-  enqueue(
+  /**
+   * A pending delivery of `body` to the endpoint, first attempt due now: built, not yet stored, so
+   * the caller can make it durable before it can leave ({@link enqueue}).
+   */
+  build(
     endpoint: EndpointRecord,
     event: { id: string; type: WebhookEventType },
     body: string,
   ): DeliveryRecord {
     const now = this.#deps.clock.now();
-    const delivery: DeliveryRecord = {
+    return {
       id: randomUUID(),
       event_id: event.id,
       event_type: event.type,
@@ -70,9 +73,12 @@ export class DeliveryDispatcher {
       created_at: iso(now),
       body,
     };
+  }
+
+  /** Stores a built delivery and schedules its attempt. Caller calls onChange. */
+  enqueue(delivery: DeliveryRecord): void {
     this.#deps.getState().deliveries[delivery.id] = delivery;
     this.schedule(delivery);
-    return delivery;
   }
 
   /** (Re)schedules a pending delivery's next attempt at its `next_attempt_at`. */

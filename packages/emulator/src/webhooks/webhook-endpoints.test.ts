@@ -107,12 +107,12 @@ describe('WebhookService endpoints', () => {
     });
     await service.createEndpoint(OTHER_APP, { url, events: ['connection.connected'] });
 
-    expect(service.publish(connectionEvent(), [APP])).toBe(1);
-    expect(service.publish(connectionEvent(), [])).toBe(0);
-    expect(service.publish(connectionEvent(), [APP, OTHER_APP])).toBe(2);
+    expect(service.publish(connectionEvent(), [APP])).toHaveLength(1);
+    expect(service.publish(connectionEvent(), [])).toHaveLength(0);
+    expect(service.publish(connectionEvent(), [APP, OTHER_APP])).toHaveLength(2);
     service.updateEndpoint(inactive.id, { active: true });
     service.updateEndpoint(subscribed.id, { active: false });
-    expect(service.publish(connectionEvent(), [APP])).toBe(1);
+    expect(service.publish(connectionEvent(), [APP])).toHaveLength(1);
     expect(service.listDeliveries({ endpointId: inactive.id })).toHaveLength(1);
     expect(service.listDeliveries({ applicationId: OTHER_APP })).toHaveLength(1);
     expect(service.listDeliveries({ applicationId: APP })).toHaveLength(3);

@@ -11,7 +11,7 @@ describe('WebhookService deliveries', () => {
     const hook = await receiver();
     const endpoint = await service.createEndpoint(APP, { url: hook.url, events: ['connection.connected'] });
     const event = connectionEvent();
-    expect(service.publish(event, [APP])).toBe(1);
+    expect(service.publish(event, [APP])).toHaveLength(1);
     expect(hook.requests).toHaveLength(0);
 
     const notBefore = wallSeconds();
@@ -184,7 +184,7 @@ describe('WebhookService deliveries', () => {
     const slow = await service.createEndpoint(APP, { url: hanging.url, events: ['connection.connected'] });
     const fast = await service.createEndpoint(APP, { url: healthy.url, events: ['connection.connected'] });
     // The hanging endpoint comes first, so its attempt starts before the healthy one's.
-    expect(service.publish(connectionEvent(), [APP])).toBe(2);
+    expect(service.publish(connectionEvent(), [APP])).toHaveLength(2);
     await clock.advance(0);
 
     await vi.waitFor(() => expect(deliveryOf(service, fast.id).status).toBe('delivered'), { timeout: 5_000 });
