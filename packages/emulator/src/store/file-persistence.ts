@@ -1,14 +1,13 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createDataDir } from './_create-data-dir';
 import { DATA_FILE_MODE, JournalFile, type WriteBytes } from './_journal-file';
 import { JOURNAL_NAME, loadDirectory, SNAPSHOT, type SnapshotFile } from './_load-directory';
 import { DataDirError, describeWriteFailure, errnoCode, PersistenceError } from './data-dir-errors';
 import type { PersistedState, Persistence, PersistenceHealth } from './persistence';
 
 const SNAPSHOT_DELAY_MS = 200;
-/** The data dir holds webhook secrets in clear: owner only. */
-const DATA_DIR_MODE = 0o700;
 
 /** The disk writes of {@link filePersistence}; tests swap them to simulate a full disk or short writes. */
 export interface DiskWrites {
@@ -36,11 +35,7 @@ const NODE_DISK: DiskWrites = { write: writeSync, writeFile: (file, text) => fil
 export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }): Persistence {
   const dir = options.dataDir!;
   const disk = options.disk ?? NODE_DISK;
-  try {
-    mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
-  } catch (error) {
-    throw DataDirError.from(dir, error);
-  }
+  createDataDir(dir);
   let generation = 0;
   let journal: JournalFile | undefined;
   let source: (() => PersistedState) | undefined;
