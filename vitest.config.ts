@@ -11,7 +11,7 @@ export default defineConfig({
       include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
-    reporters: [...reportersFor('vitest')],
+    reporters: reportersFor('vitest'),
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
