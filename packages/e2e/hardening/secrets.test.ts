@@ -15,6 +15,7 @@ afterAll(async () => {
 async function json(
   url: string,
   init: RequestInit = {},
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads arbitrary JSON answers
 ): Promise<{ status: number; text: string; body: any }> {
   const response = await fetch(url, init);
   const text = await response.text();
