@@ -17,6 +17,7 @@ import {
   MAX_RECENT_EVENTS,
   type MessageRecord,
 } from '../store/state';
+import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { type DeliveryRecord, WebhookService } from '../webhooks/webhook-service';
 import { MessageTimers } from './message-timers';
@@ -39,6 +40,8 @@ export interface CoreOptions {
   timeline: Timeline;
   rateLimits: boolean;
   urlPolicy: UrlPolicy;
+  /** Test seams of webhook deliveries (resolver, dialling, trusted CA); unset in normal use. */
+  webhookNetwork?: WebhookNetwork | undefined;
   persistence: Persistence;
   state: EmulatorState;
 }
@@ -60,12 +63,14 @@ export class EmulatorCore {
   /** Idempotency slots whose first request is still being read or processed. */
   readonly inFlight = new Set<string>();
   #timers: MessageTimers;
+  readonly #webhookNetwork: WebhookNetwork | undefined;
 
   constructor(options: CoreOptions) {
     this.state = options.state;
     this.timeline = options.timeline;
     this.rateLimits = options.rateLimits;
     this.urlPolicy = options.urlPolicy;
+    this.#webhookNetwork = options.webhookNetwork;
     this.persistence = options.persistence;
     this.webhooks = this.#createWebhooks();
     this.#timers = this.#createTimers();
@@ -259,6 +264,8 @@ export class EmulatorCore {
       scheduler: this.timeline.scheduler,
       urlPolicy: this.urlPolicy,
       onChange: () => this.changed(),
+      ...(this.#webhookNetwork?.resolveHost ? { resolveHost: this.#webhookNetwork.resolveHost } : {}),
+      ...(this.#webhookNetwork ? { network: this.#webhookNetwork } : {}),
     });
   }
 

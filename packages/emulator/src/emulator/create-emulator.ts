@@ -11,6 +11,7 @@ import { parseSeed } from '../store/parse-seed';
 import { memoryPersistence, type Persistence } from '../store/persistence';
 import type { SeedFile } from '../store/seed-types';
 import { hydrateState } from '../store/state';
+import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { EMULATOR_VERSION } from './version';
 
@@ -28,6 +29,12 @@ export interface EmulatorOptions {
   seed?: SeedFile;
   /** Start time in ms since the epoch (default: now). */
   now?: number;
+  /**
+   * For tests of webhook URL rules, never needed otherwise: the host resolver the URL policy asks
+   * (default `dns.lookup`), `dial` to send a checked address's socket to a local stand-in, and `ca`
+   * to trust a test certificate. Host header and TLS name stay the endpoint URL's.
+   */
+  webhookNetwork?: WebhookNetwork;
 }
 
 /** A running emulator, usable in process without a port. */
@@ -79,6 +86,7 @@ export function assembleEmulator(
     timeline,
     rateLimits: options.rateLimits ?? true,
     urlPolicy: options.urlPolicy ?? 'local',
+    webhookNetwork: options.webhookNetwork,
     persistence,
     state: loaded ? hydrateState(loaded.state) : createInitialState(),
   });

@@ -1,5 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import { deliveryAgent } from './_pinned-agents';
+import type { HostResolver } from './url-policy';
 
 /** What one HTTP attempt produced. */
 export interface AttemptOutcome {
@@ -19,6 +20,14 @@ export interface DeliveryNetwork {
   dial?: (address: string, port: number) => { address: string; port: number };
   /** CA certificates (PEM) trusted for https deliveries instead of the system's (a test's self-signed one). */
   ca?: string | string[];
+}
+
+/**
+ * Every network seam of webhook deliveries, for tests of the URL policy: the resolver the policy
+ * asks (default `dns.lookup`), where a checked address is dialled and which CA is trusted.
+ */
+export interface WebhookNetwork extends DeliveryNetwork {
+  resolveHost?: HostResolver;
 }
 
 /** One signed POST of a delivery body. */
