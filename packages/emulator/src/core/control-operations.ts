@@ -149,9 +149,24 @@ export function listMessages(core: EmulatorCore, applicationId: string | undefin
  * (`messageAt`) without building the current form of every stored message.
  */
 export function messageRecords(core: EmulatorCore, applicationId: string | undefined): MessageRecord[] {
-  return Object.values(core.state.messages)
-    .filter((record) => applicationId === undefined || record.application_id === applicationId)
-    .reverse();
+  const records: MessageRecord[] = [];
+  for (let position = core.messageOrder.length - 1; position >= 0; position--) {
+    const record = messageOfApplication(core, core.messageOrder[position]!, applicationId);
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+/** The stored message of this id if it belongs to the application (any application when undefined). */
+export function messageOfApplication(
+  core: EmulatorCore,
+  id: string,
+  applicationId: string | undefined,
+): MessageRecord | undefined {
+  const record = core.state.messages[id];
+  return record && (applicationId === undefined || record.application_id === applicationId)
+    ? record
+    : undefined;
 }
 
 /** Recent events newest first, optionally those routed to one application. */

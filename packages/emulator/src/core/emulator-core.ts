@@ -62,6 +62,11 @@ export class EmulatorCore {
   keyIndex = new Map<string, string>();
   /** Idempotency slots whose first request is still being read or processed. */
   readonly inFlight = new Set<string>();
+  /**
+   * Message ids in acceptance order, so a page of the newest is read from the end instead of
+   * scanning every message (`GET /_emulator/messages` took 51 ms at 80,000 messages).
+   */
+  messageOrder: string[] = [];
   #timers: MessageTimers;
   readonly #webhookNetwork: WebhookNetwork | undefined;
 
@@ -74,7 +79,7 @@ export class EmulatorCore {
     this.persistence = options.persistence;
     this.webhooks = this.#createWebhooks();
     this.#timers = this.#createTimers();
-    this.#indexKeys();
+    this.#indexState();
   }
 
   now(): number {
@@ -109,7 +114,7 @@ export class EmulatorCore {
     this.inFlight.clear();
     this.webhooks = this.#createWebhooks();
     this.#timers = this.#createTimers();
-    this.#indexKeys();
+    this.#indexState();
     this.restoreTimers();
   }
 
@@ -269,7 +274,15 @@ export class EmulatorCore {
     });
   }
 
-  #indexKeys(): void {
+  /** Stores an accepted or received message (after its journal entry is written). */
+  addMessage(record: MessageRecord): void {
+    this.state.messages[record.message.id] = record;
+    this.messageOrder.push(record.message.id);
+  }
+
+  #indexState(): void {
     this.keyIndex = new Map(Object.values(this.state.keys).map((key) => [key.hash, key.id]));
+    // A dictionary keeps insertion order, which is acceptance order (snapshot, then journal).
+    this.messageOrder = Object.keys(this.state.messages);
   }
 }

@@ -59,7 +59,7 @@ export function receiveInbound(core: EmulatorCore, id: string, input: unknown): 
       ]
     : [];
   core.emit('message.received', { message: record.message }, app, { alongside });
-  core.state.messages[record.message.id] = record;
+  core.addMessage(record);
   core.state.windows[slot] = record.accepted_at;
   return record.message;
 }

@@ -83,7 +83,7 @@ export function sendMessage(
   if (error) core.emit('message.status_updated', { message }, caller.application, { alongside: entries });
   else if (entries.length > 0) core.journal(entries);
   // Written (or no data dir): only now does memory change.
-  core.state.messages[message.id] = record;
+  core.addMessage(record);
   core.state.idempotency[idempotency.slot] = replayRecord;
   if (dailySends) core.state.daily_sends[workspaceId] = dailySends;
   if (!error) core.scheduleMessage(record);

@@ -1,12 +1,12 @@
 import type { H3 } from 'h3';
 import type { EmulatorControl } from '../core/control';
-import { messageRecords } from '../core/control-operations';
+import { messageOfApplication } from '../core/control-operations';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { isUuid } from '../domain/ids';
 import { messageAt } from '../domain/message-lifecycle';
 import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
-import { paginate } from './_pagination';
+import { paginate, paginateNewestFirst } from './_pagination';
 
 // The control functions validate their input at run time; their parameter types are for TS callers.
 type Input = never;
@@ -113,7 +113,12 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   }));
   // One page of records becomes messages, not every stored message (a console polls this).
   route('get', '/messages', (call) => {
-    const page = paginate(messageRecords(call.core, applicationFilter(call.url)), call.url);
+    const applicationId = applicationFilter(call.url);
+    const page = paginateNewestFirst(
+      call.core.messageOrder,
+      (id) => messageOfApplication(call.core, id, applicationId),
+      call.url,
+    );
     const now = call.core.now();
     return { status: 200, body: { ...page, data: page.data.map((record) => messageAt(record, now)) } };
   });
