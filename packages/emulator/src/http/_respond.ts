@@ -28,7 +28,8 @@ export function errorBody(error: DomainError, requestId: string): ErrorBody {
       code: error.code,
       message: error.message,
       request_id: requestId,
-      ...(error.details ? { details: error.details } : {}),
+      // spec 7 lists details on every error: an empty object when there is nothing to add.
+      details: error.details ?? {},
     },
   };
 }

@@ -62,7 +62,13 @@ describe('no input produces a 5xx', () => {
           const text = await response.text();
           if (response.status >= 500) failures.push(`${method} ${path} ${body}: ${response.status} ${text}`);
           expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
-          if (response.status >= 400) expect(JSON.parse(text).error.code).toEqual(expect.any(String));
+          if (response.status >= 400) {
+            const error = JSON.parse(text).error;
+            expect(error.code).toEqual(expect.any(String));
+            // spec 7: details is always there, an object even when it has nothing to add.
+            expect(error.details).toEqual(expect.any(Object));
+            expect(Array.isArray(error.details)).toBe(false);
+          }
         }
       }
     }

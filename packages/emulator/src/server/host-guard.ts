@@ -38,6 +38,7 @@ export function guardHost(
         code: 'host_not_allowed',
         message: 'The emulator answers only requests addressed to 127.0.0.1, localhost or [::1].',
         request_id: requestId,
+        details: {},
       },
     });
     request.resume();

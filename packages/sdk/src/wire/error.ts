@@ -5,7 +5,8 @@ export interface ErrorBody {
     message: string;
     /** `req_` + 32 lowercase hex; also in the `X-Request-Id` header. */
     request_id: string;
-    details?: Record<string, unknown>;
+    /** Always present (spec 7): an empty object when there is nothing to add. */
+    details: Record<string, unknown>;
   };
 }
 
