@@ -114,7 +114,9 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     rotateSecret: (id) => mutate(() => core().webhooks.rotateSecret(id)),
     testEndpoint: (id) =>
       mutate(() => {
-        const delivery = core().webhooks.testDelivery(id);
+        const { application_id } = core().webhooks.getEndpoint(id);
+        const live = core().state.applications[application_id]?.environment === 'live';
+        const delivery = core().webhooks.testDelivery(id, live);
         core().queueDeliveries([delivery]);
         return { event_id: delivery.event_id };
       }),

@@ -160,15 +160,15 @@ export class WebhookService {
   }
 
   /** A `webhook.test` delivery to this endpoint only, whatever it subscribes to: built, not queued. */
-  testDelivery(endpointId: string): DeliveryRecord {
+  testDelivery(endpointId: string, livemode: boolean): DeliveryRecord {
     const endpoint = this.#endpoint(endpointId);
-    const event = buildWebhookTestEvent(this.#deps.clock.now());
+    const event = buildWebhookTestEvent(this.#deps.clock.now(), livemode);
     return this.#dispatcher.build(endpoint, event, canonicalJson(event));
   }
 
   /** Sends a `webhook.test` event to this endpoint only. */
-  sendTest(endpointId: string): { event_id: string } {
-    const delivery = this.testDelivery(endpointId);
+  sendTest(endpointId: string, livemode = false): { event_id: string } {
+    const delivery = this.testDelivery(endpointId, livemode);
     this.queue([delivery]);
     return { event_id: delivery.event_id };
   }
