@@ -34,7 +34,8 @@ export interface V1Result {
 
 /** How one /v1 route is guarded. */
 export interface V1RouteSpec {
-  scope: Scope;
+  /** The scope the call needs; none for the answer to an unknown route (it needs only a valid key). */
+  scope?: Scope;
   /** The route's own bucket besides `requests` (spec 8). */
   bucket?: 'sends' | 'templates';
   /** Checked before the scope: `POST /sandbox/events` answers `sandbox_only` to live keys first. */
@@ -127,7 +128,7 @@ function answer(
         `${request.method} ${event.url.pathname} takes sandbox keys only.`,
       );
     }
-    requireScope(caller.key, spec.scope);
+    if (spec.scope) requireScope(caller.key, spec.scope);
     if (read) {
       requireJsonContentType(request);
       call.body = parseJsonBody(read);

@@ -10,6 +10,7 @@ import {
   listConnections,
   listTemplates,
 } from '../core/v1-operations';
+import { DomainError } from '../domain/domain-error';
 import {
   bodyFingerprint,
   findReplay,
@@ -70,7 +71,19 @@ export function registerV1Routes(app: H3, getCore: () => EmulatorCore): void {
   app.get('/v1/messages/:id', (event) => runV1(getCore(), event, message));
   app.post('/v1/messages', (event) => runV1(getCore(), event, sendSpec));
   app.post('/v1/sandbox/events', (event) => runV1(getCore(), event, sandboxEvent));
+  // Last: any other method or path under /v1 is authenticated and counted like every call
+  // (spec 8.2: RateLimit-* on every authenticated answer), then 404 naming what was asked.
+  app.all('/v1/**', (event) => runV1(getCore(), event, noRoute));
 }
+
+const noRoute: V1RouteSpec = {
+  run: (call) => {
+    throw new DomainError('not_found', `No route for ${call.request.method} ${call.url.pathname}.`, {
+      method: call.request.method,
+      path: call.url.pathname,
+    });
+  },
+};
 
 /** The decoded path segment at `index` (`/v1/messages/{id}` → index 3). */
 function param(url: URL, index: number): string {
