@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** Every socket a delivery opens goes to 127.0.0.1; `dialled` keeps the address it stood in for. */
-function loopbackOnly(port: number, dialled: string[]): WebhookNetwork['dial'] {
+function loopbackOnly(port: number, dialled: string[]): NonNullable<WebhookNetwork['dial']> {
   return (address) => {
     dialled.push(address);
     return { address: '127.0.0.1', port };

@@ -68,6 +68,13 @@ export type {
   WebhookTestEvent,
 } from './wire/event';
 export { SANDBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './wire/event';
+export {
+  characterCount,
+  isPhoneNumber,
+  MAX_CLIENT_REFERENCE_LENGTH,
+  MAX_TEXT_LENGTH,
+  PHONE_NUMBER_PATTERN,
+} from './wire/input-rules';
 export type {
   Message,
   MessageError,

@@ -1,8 +1,8 @@
+import { characterCount, isPhoneNumber, MAX_TEXT_LENGTH } from '@parley/sdk';
 import type { ApplicationRecord, ConnectionRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import { formatTimestamp, newId } from './ids';
 import { inboundMessage } from './inbound-message';
-import { isPhoneNumber } from './send-params';
 
 /** How long an inbound message lets the business answer with free text (DESIGN §4). */
 export const MESSAGING_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -79,7 +79,11 @@ export function createInboundMessage(
   if (!isPhoneNumber(body.from)) {
     invalid('from', 'invalid_format', 'from must be "+" followed by 8 to 15 digits.');
   }
-  if (typeof body.text !== 'string' || body.text.length === 0 || [...body.text].length > 4096) {
+  if (
+    typeof body.text !== 'string' ||
+    body.text.length === 0 ||
+    characterCount(body.text) > MAX_TEXT_LENGTH
+  ) {
     invalid('text', 'invalid_type', 'text must be a string of 1 to 4096 characters.');
   }
   const timestamp = formatTimestamp(now);

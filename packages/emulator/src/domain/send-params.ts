@@ -1,13 +1,13 @@
-import type { SendMessageParams } from '@parley/sdk';
+import {
+  characterCount,
+  isPhoneNumber,
+  MAX_CLIENT_REFERENCE_LENGTH,
+  MAX_TEXT_LENGTH,
+  type SendMessageParams,
+} from '@parley/sdk';
 import { DomainError } from './domain-error';
 import { isUuid } from './ids';
 
-/** Longest text message (DESIGN §2). */
-export const MAX_TEXT_LENGTH = 4096;
-/** Longest `client_reference` (DESIGN §2). */
-export const MAX_CLIENT_REFERENCE_LENGTH = 128;
-
-const PHONE_PATTERN = /^\+[0-9]{8,15}$/;
 const KNOWN_FIELDS = new Set(['connection_id', 'to', 'type', 'template', 'text', 'client_reference']);
 const KNOWN_TEMPLATE_FIELDS = new Set(['name', 'language', 'variables']);
 
@@ -24,11 +24,6 @@ function requiredString(body: Record<string, unknown>, field: string, path = fie
   if (value === undefined || value === null) invalid(path, 'required', `${path} is required.`);
   if (typeof value !== 'string') invalid(path, 'invalid_type', `${path} must be a string.`);
   return value;
-}
-
-/** Whether `value` is a recipient number: `+` and 8–15 digits. */
-export function isPhoneNumber(value: unknown): value is string {
-  return typeof value === 'string' && PHONE_PATTERN.test(value);
 }
 
 /**
@@ -59,7 +54,7 @@ export function parseSendParams(body: unknown): SendMessageParams {
     if (body.template !== undefined)
       invalid('template', 'not_allowed', 'template is only for type "template".');
     const text = requiredString(body, 'text');
-    const length = [...text].length;
+    const length = characterCount(text);
     if (length === 0) invalid('text', 'too_short', 'text must not be empty.');
     if (length > MAX_TEXT_LENGTH) {
       invalid('text', 'too_long', `text must be at most ${MAX_TEXT_LENGTH} characters.`);
@@ -77,7 +72,7 @@ function parseClientReference(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string')
     invalid('client_reference', 'invalid_type', 'client_reference must be a string.');
-  if (value.length > MAX_CLIENT_REFERENCE_LENGTH) {
+  if (characterCount(value) > MAX_CLIENT_REFERENCE_LENGTH) {
     invalid(
       'client_reference',
       'too_long',

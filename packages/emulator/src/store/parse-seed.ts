@@ -1,7 +1,6 @@
-import { SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
+import { isPhoneNumber, SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { keyEnvironment } from '../domain/api-keys';
 import { isUuid } from '../domain/ids';
-import { isPhoneNumber } from '../domain/send-params';
 import type { SeedApplication, SeedFile, SeedWorkspace } from './seed-types';
 
 /** A seed file that does not follow {@link SeedFile}; the message names the exact place. */

@@ -3,6 +3,7 @@ import type { Connection, Template } from '@parley/sdk';
 import type { ApiSession } from '../../client/api-session';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
+import { validPhone, validText } from './_prompt-rules';
 import type { SendDraft } from './index';
 
 const TEXT_CHOICE = Symbol('text');
@@ -142,12 +143,4 @@ async function namedTemplate(
     },
     promptContext,
   );
-}
-
-function validPhone(value: string): true | string {
-  return /^\+[1-9]\d{6,14}$/.test(value.trim()) || 'a + followed by 7 to 15 digits, e.g. +33612345678';
-}
-
-function validText(value: string): true | string {
-  return (value.length >= 1 && value.length <= 4096) || 'between 1 and 4096 characters';
 }
