@@ -1,39 +1,21 @@
 import type { WebhookEvent } from '@parley/sdk';
 import type { Timeline } from '../clock/create-timeline';
 import { hashKey } from '../domain/api-keys';
-import { buildEvent, routeEvent } from '../domain/event-routing';
-import { formatTimestamp } from '../domain/ids';
-import { stepsOf } from '../domain/message-lifecycle';
-import { PersistenceError } from '../store/data-dir-errors';
+import type { EventData } from '../domain/event-routing';
 import {
   type JournalEntry,
   memoryPersistence,
   type Persistence,
   type PersistenceHealth,
 } from '../store/persistence';
-import {
-  type ApplicationRecord,
-  type EmulatorState,
-  MAX_RECENT_EVENTS,
-  type MessageRecord,
-} from '../store/state';
+import type { ApplicationRecord, EmulatorState, MessageRecord } from '../store/state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { type DeliveryRecord, WebhookService } from '../webhooks/webhook-service';
+import { type Emitted, EventOutbox } from './_event-outbox';
 import { MessageTimers } from './message-timers';
 
-/** What {@link EmulatorCore.emit} did: the event and the deliveries it queued. */
-export interface Emitted<Type extends WebhookEvent['type']> {
-  event: Extract<WebhookEvent, { type: Type }>;
-  deliveries: DeliveryRecord[];
-}
-
-/** An event built and routed, its deliveries built but not yet queued. */
-interface PreparedEvent<Type extends WebhookEvent['type']> {
-  event: Extract<WebhookEvent, { type: Type }>;
-  applicationIds: string[];
-  deliveries: DeliveryRecord[];
-}
+export type { Emitted } from './_event-outbox';
 
 /** What the core is built from. */
 export interface CoreOptions {
@@ -68,6 +50,7 @@ export class EmulatorCore {
    */
   messageOrder: string[] = [];
   #timers: MessageTimers;
+  readonly #outbox = new EventOutbox(this);
   readonly #webhookNetwork: WebhookNetwork | undefined;
 
   constructor(options: CoreOptions) {
@@ -129,6 +112,11 @@ export class EmulatorCore {
     this.keyIndex.set(hash, keyId);
   }
 
+  /** Forgets a revoked key's hash: it no longer authenticates. */
+  unindexKey(hash: string): void {
+    this.keyIndex.delete(hash);
+  }
+
   /** The key record for a presented key, if it exists. */
   findKey(presented: string) {
     const keyId = this.keyIndex.get(hashKey(presented));
@@ -146,55 +134,16 @@ export class EmulatorCore {
    */
   emit<Type extends WebhookEvent['type']>(
     type: Type,
-    data: Parameters<typeof buildEvent<Type>>[1],
+    data: EventData<Type>,
     source: ApplicationRecord,
     options: { livemode?: boolean; alongside?: readonly JournalEntry[] } = {},
   ): Emitted<Type> {
-    const prepared = this.#prepare(type, data, source, options.livemode);
-    if (this.durable) this.#journalWith(options.alongside ?? [], prepared.deliveries);
-    this.#commit(prepared);
-    return { event: prepared.event, deliveries: prepared.deliveries };
+    return this.#outbox.emit(type, data, source, options);
   }
 
   /** Queues deliveries built by the webhook service (test, replay), journaled first (data dir only). */
   queueDeliveries(deliveries: readonly DeliveryRecord[]): void {
-    if (this.durable) this.#journalWith([], deliveries);
-    this.webhooks.queue(deliveries);
-  }
-
-  #prepare<Type extends WebhookEvent['type']>(
-    type: Type,
-    data: Parameters<typeof buildEvent<Type>>[1],
-    source: ApplicationRecord,
-    livemode = source.environment === 'live',
-  ): PreparedEvent<Type> {
-    const event = buildEvent(type, data, this.now(), livemode);
-    const applicationIds = routeEvent(source, this.state.applications);
-    // Without an endpoint, routing to deliveries (which serialises the event) is skipped.
-    const deliveries = this.#hasEndpoints() ? this.webhooks.deliveriesFor(event, applicationIds) : [];
-    return { event, applicationIds, deliveries };
-  }
-
-  /** Records the event among the recent ones and queues its deliveries. */
-  #commit(prepared: { event: WebhookEvent; applicationIds: string[]; deliveries: DeliveryRecord[] }): void {
-    const events = this.state.events;
-    events.push({ event: prepared.event, application_ids: prepared.applicationIds });
-    // Trimmed in batches: one splice per 100 events, not a 500-element shift per event.
-    if (events.length >= MAX_RECENT_EVENTS + 100) events.splice(0, events.length - MAX_RECENT_EVENTS);
-    this.webhooks.queue(prepared.deliveries);
-  }
-
-  #journalWith(alongside: readonly JournalEntry[], deliveries: readonly DeliveryRecord[]): void {
-    if (alongside.length === 0 && deliveries.length === 0) return;
-    const entries = [...alongside];
-    for (const delivery of deliveries) entries.push({ c: 'deliveries', id: delivery.id, v: delivery });
-    this.journal(entries);
-  }
-
-  /** Whether any endpoint exists. */
-  #hasEndpoints(): boolean {
-    for (const _ in this.state.webhooks.endpoints) return true;
-    return false;
+    this.#outbox.queue(deliveries);
   }
 
   /** Schedules the next status step of a message not yet announced. */
@@ -202,62 +151,11 @@ export class EmulatorCore {
     this.#timers.add(record);
   }
 
-  /**
-   * Announces the next status step of each message (the timers hand over every message due at
-   * once). `record.message` stays as accepted (replays answer it); the current status is always
-   * computed from age (`messageAt`).
-   *
-   * With a data dir, the advanced `announced` counters and the events' deliveries are journaled
-   * in one line before any of them changes in memory or can leave: a restart then resumes those
-   * deliveries under their event ids and never announces a step twice. Returns false, changing
-   * nothing, when that write fails: the timers hold the steps and try again later.
-   */
-  #announceSteps(records: readonly MessageRecord[]): boolean {
-    const steps: { record: MessageRecord; prepared: PreparedEvent<'message.status_updated'> | undefined }[] =
-      [];
-    for (const record of records) {
-      const step = stepsOf(record)[record.announced];
-      if (!step) continue;
-      const app = this.state.applications[record.application_id];
-      const message = {
-        ...record.message,
-        status: step.status,
-        updated_at: formatTimestamp(record.accepted_at + step.age),
-      };
-      steps.push({ record, prepared: app && this.#prepare('message.status_updated', { message }, app) });
-    }
-    if (this.durable && steps.length > 0) {
-      const entries: JournalEntry[] = [];
-      for (const { record, prepared } of steps) {
-        entries.push({
-          c: 'messages',
-          id: record.message.id,
-          v: { ...record, announced: record.announced + 1 },
-        });
-        for (const delivery of prepared?.deliveries ?? []) {
-          entries.push({ c: 'deliveries', id: delivery.id, v: delivery });
-        }
-      }
-      try {
-        this.journal(entries);
-      } catch (error) {
-        if (error instanceof PersistenceError) return false;
-        throw error;
-      }
-    }
-    for (const { record, prepared } of steps) {
-      record.announced++;
-      if (prepared) this.#commit(prepared);
-    }
-    if (steps.length > 0) this.changed();
-    return true;
-  }
-
   #createTimers(): MessageTimers {
     return new MessageTimers(
       this.timeline.scheduler,
       (id) => this.state.messages[id],
-      (records) => this.#announceSteps(records),
+      (records) => this.#outbox.announceSteps(records),
       () => this.now(),
     );
   }

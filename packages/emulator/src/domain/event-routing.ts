@@ -2,7 +2,8 @@ import { API_VERSION, type WebhookEvent } from '@parley/sdk';
 import type { ApplicationRecord } from '../store/state';
 import { formatTimestamp, newEventId } from './ids';
 
-type EventData<Type extends WebhookEvent['type']> = Extract<WebhookEvent, { type: Type }>['data'];
+/** The `data` of an event of this type. */
+export type EventData<Type extends WebhookEvent['type']> = Extract<WebhookEvent, { type: Type }>['data'];
 
 /** A new event envelope (spec 6.2): `evt_` id, this API version, created now. */
 export function buildEvent<Type extends WebhookEvent['type']>(

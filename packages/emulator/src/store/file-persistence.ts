@@ -119,8 +119,8 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
     },
     changed() {
       if (timer || closed) return;
-      // Reported (once) by the failure log; the next change tries again.
-      timer = setTimeout(() => void flush().catch(() => {}), SNAPSHOT_DELAY_MS);
+      // A disk failure is reported (once) by the failure log, and the next change tries again.
+      timer = setTimeout(() => void flush().catch(reportUnexpected), SNAPSHOT_DELAY_MS);
       timer.unref?.();
     },
     flush,
@@ -163,6 +163,12 @@ function failureLog(dir: string) {
       return problem === undefined ? { ok: true } : { ok: false, error: problem };
     },
   };
+}
+
+function reportUnexpected(error: unknown): void {
+  if (!(error instanceof PersistenceError)) {
+    console.error('[parley-emulator] could not write the state snapshot:', error);
+  }
 }
 
 function syncDirectory(dir: string): void {
