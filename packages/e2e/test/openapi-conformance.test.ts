@@ -17,13 +17,19 @@ type Method = 'get' | 'post';
 const documentPath = fileURLToPath(new URL('../../../docs/openapi.yaml', import.meta.url));
 const document = parse(readFileSync(documentPath, 'utf8')) as Json;
 const DOCUMENT_ID = 'https://parley.invalid/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
+// No `discriminator` option: Ajv refuses the `mapping` generators need; the oneOf decides alone.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema({ ...document, $id: DOCUMENT_ID });
 
 const BASE = 'http://127.0.0.1:4010/v1';
 const ACTIVE = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 const DISCONNECTED = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b52';
+/**
+ * Described as optional because `--rate-limits off` drops them; with rate limits on (the default,
+ * and the service's only mode) every answer that lists them must carry them.
+ */
+const RATE_LIMIT_HEADERS = new Set(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
 /** Statuses the emulator cannot be made to produce on purpose. */
 const UNPRODUCIBLE = new Set(['500']);
 
@@ -53,7 +59,12 @@ function expectValid(pointer: string, value: unknown, label: string): void {
 }
 
 /** Checks one real answer against the description of `method path` and returns its JSON body. */
-async function conforms(method: Method, path: string, response: Response): Promise<Json> {
+async function conforms(
+  method: Method,
+  path: string,
+  response: Response,
+  rateLimitsOn = true,
+): Promise<Json> {
   const status = String(response.status);
   const operationPointer = `#/paths/${escapePointer(path)}/${method}`;
   const responses = resolve(operationPointer).node.responses as Json;
@@ -66,7 +77,8 @@ async function conforms(method: Method, path: string, response: Response): Promi
   for (const [name, raw] of Object.entries((described.node.headers as Json | undefined) ?? {})) {
     const header = resolve(typeof (raw as Json).$ref === 'string' ? ((raw as Json).$ref as string) : '');
     const value = response.headers.get(name);
-    if (header.node.required === true) expect(value, `${label}: header ${name}`).not.toBeNull();
+    const expected = header.node.required === true || (rateLimitsOn && RATE_LIMIT_HEADERS.has(name));
+    if (expected) expect(value, `${label}: header ${name}`).not.toBeNull();
     if (value !== null) expectValid(`${header.pointer}/schema`, value, `${label}: header ${name}`);
   }
   expect(response.headers.get('content-type'), label).toMatch(/^application\/json/);
@@ -414,6 +426,37 @@ describe('the emulator answers as docs/openapi.yaml describes', () => {
     const refused = await send(body, 'day-1000', keys.liveCapped);
     expect(refused.body).toMatchObject({ error: { code: 'daily_send_limit_reached' } });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('an emulator with rate limits off', () => {
+  it('answers as described, without RateLimit-* headers', async () => {
+    const unlimited = createEmulator({ clock: 'frozen', rateLimits: false });
+    try {
+      const call = (method: Method, path: string, body?: Json) =>
+        unlimited.fetch(
+          new Request(`${BASE}${path}`, {
+            method: method.toUpperCase(),
+            headers: {
+              authorization: `Bearer ${unlimited.sandboxKey}`,
+              'content-type': 'application/json',
+              'idempotency-key': 'rate-limits-off',
+            },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          }),
+        );
+      for (const [method, path, response, status] of [
+        ['get', '/status', await call('get', '/status'), 200],
+        ['post', '/messages', await call('post', '/messages', template()), 202],
+        ['get', '/messages/{id}', await call('get', `/messages/${crypto.randomUUID()}`), 404],
+      ] as const) {
+        expect(response.status, `${method} ${path}`).toBe(status);
+        expect(response.headers.get('ratelimit-limit'), `${method} ${path}`).toBeNull();
+        await conforms(method, path, response, false);
+      }
+    } finally {
+      await unlimited.close();
+    }
   });
 });
 
