@@ -138,9 +138,14 @@ function renderUsage(usage) {
     if (!usage || !usage.keys) return h('p', { class: 'empty', text: 'Usage is not available.' });
     const fragment = document.createDocumentFragment();
     const bucket = (figures) => (figures ? figures.used + ' / ' + figures.limit : '—');
-    fragment.append(table(['Key', 'Requests', 'Sends', 'Templates'], usage.keys.map((key) =>
+    fragment.append(table(['Key', 'Requests', 'Sends', 'Templates', ''], usage.keys.map((key) =>
       h('tr', {}, h('td', {}, h('code', { text: key.prefix + '…' })), h('td', { text: bucket(key.buckets.requests) }),
-        h('td', { text: bucket(key.buckets.sends) }), h('td', { text: bucket(key.buckets.templates) }))),
+        h('td', { text: bucket(key.buckets.sends) }), h('td', { text: bucket(key.buckets.templates) }),
+        h('td', { class: 'actions' }, h('button', { type: 'button', class: 'danger', text: 'Revoke', 'aria-label': 'Revoke key ' + key.prefix + '…', onclick: () => act(async () => {
+          if (!confirm('Revoke the key ' + key.prefix + '…? Requests with it will get 401 invalid_api_key.')) return '';
+          await api('DELETE', '/_emulator/keys/' + key.key_id);
+          return 'Key revoked.';
+        }) })))),
     'No key yet.'));
     if (document.body.dataset.environment === 'live') {
       for (const workspace of usage.workspaces || []) {

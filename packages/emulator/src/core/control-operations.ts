@@ -121,6 +121,18 @@ export function createKey(core: EmulatorCore, applicationId: string, input: unkn
   return { ...addKey(core, app, key, scopes), key };
 }
 
+/**
+ * `DELETE /_emulator/keys/{id}`: the key stops authenticating at once (401 `invalid_api_key`,
+ * DESIGN §2), also for a request of it still reading its body. Its window counts go with it.
+ */
+export function revokeKey(core: EmulatorCore, id: string): void {
+  const key = isUuid(id) ? core.state.keys[id] : undefined;
+  if (!key) throw new DomainError('not_found', `No key ${id}.`, { key_id: id });
+  delete core.state.keys[id];
+  delete core.state.rate_limits[id];
+  core.unindexKey(key.hash);
+}
+
 /** Stores a key (its hash) and returns its view. */
 export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, scopes: string[]) {
   const hash = hashKey(key);

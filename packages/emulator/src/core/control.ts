@@ -39,6 +39,8 @@ export interface EmulatorControl {
     applicationId: string,
     input: { scopes?: string[]; accept_agreement?: boolean },
   ): Promise<ReturnType<typeof operations.keyView> & { key: string }>;
+  /** Revokes a key: it then gets 401 `invalid_api_key`. */
+  revokeKey(id: string): Promise<void>;
   createEndpoint(
     applicationId: string,
     input: { url: string; events: string[]; active?: boolean },
@@ -103,6 +105,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     createApplication: (input) => mutate(() => operations.createApplication(core(), input)),
     listApplications: () => Object.values(core().state.applications).map((app) => ({ ...app })),
     createKey: (applicationId, input) => mutate(() => operations.createKey(core(), applicationId, input)),
+    revokeKey: (id) => mutate(() => operations.revokeKey(core(), id)),
     createEndpoint: (applicationId, input) =>
       mutate(() => {
         operations.findApplication(core(), applicationId);

@@ -68,6 +68,11 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     body: await control.createConnection(id(call), body(call)),
   }));
 
+  route('delete', '/keys/:id', async (call) => {
+    await control.revokeKey(id(call));
+    return { status: 204 };
+  });
+
   route('get', '/endpoints', (call) => list(call, control.listEndpoints(applicationFilter(call.url))));
   route('patch', '/endpoints/:id', async (call) => ({
     status: 200,
