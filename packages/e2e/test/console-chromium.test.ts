@@ -144,6 +144,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
     await advance('+5 s');
     await messageRow.locator('.badge', { hasText: 'delivered' }).waitFor();
 
+    // Revoking the key from the console: the confirmation is accepted, then the key is refused.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /^Revoke key prl_sandbox_/ }).click();
+    await status().filter({ hasText: 'Key revoked.' }).waitFor();
+    await expect(parley.status.get()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+
     await page.screenshot({ path: '/tmp/console.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   });
