@@ -1,11 +1,13 @@
-import { type Connection, SANDBOX_EVENT_TYPES, type SandboxEventResult } from '@parley/sdk';
+import { type Connection, type Message, SANDBOX_EVENT_TYPES, type SandboxEventResult } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
+import { stepsOf } from '../domain/message-lifecycle';
 import {
   SANDBOX_CONNECTIONS,
   syntheticInboundMessage,
   syntheticStatusMessage,
 } from '../domain/sandbox-fixtures';
+import type { ApplicationRecord, MessageRecord } from '../store/state';
 import { WEBHOOK_TEST_MESSAGE } from '../webhooks/webhook-test-event';
 import type { EmulatorCore } from './emulator-core';
 import type { Caller } from './v1-operations';
@@ -28,19 +30,65 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
     );
   }
   const app = caller.application;
-  const timestamp = formatTimestamp(core.now());
-  const [first] = SANDBOX_CONNECTIONS as [Connection];
+  const now = core.now();
+  const timestamp = formatTimestamp(now);
+  const [active, disconnected] = SANDBOX_CONNECTIONS as [Connection, Connection];
   const sent =
     type === 'message.received'
-      ? core.emit('message.received', { message: syntheticInboundMessage(newId(), timestamp) }, app)
+      ? emitAboutStoredMessage(
+          core,
+          app,
+          'message.received',
+          syntheticInboundMessage(newId(), timestamp),
+          now,
+        )
       : type === 'message.status_updated'
-        ? core.emit('message.status_updated', { message: syntheticStatusMessage(newId(), timestamp) }, app)
+        ? emitAboutStoredMessage(
+            core,
+            app,
+            'message.status_updated',
+            syntheticStatusMessage(newId(), timestamp),
+            now,
+          )
         : type === 'connection.connected'
-          ? core.emit('connection.connected', { connection: { ...first } }, app)
+          ? core.emit('connection.connected', { connection: { ...active } }, app)
           : type === 'connection.disconnected'
-            ? core.emit('connection.disconnected', { connection: { ...first, status: 'disconnected' } }, app)
+            ? // The disconnected fixture, so the event and GET /connections agree (docs/decisions.md).
+              core.emit('connection.disconnected', { connection: { ...disconnected } }, app)
             : core.emit('webhook.test', { message: WEBHOOK_TEST_MESSAGE }, app);
   // emit journaled the deliveries (data dir) before they were queued: a restart resumes them.
   core.changed();
   return { ...sent.event, deliveries_queued: sent.deliveries.length };
+}
+
+/**
+ * Emits a synthetic message event and stores its message, so a receiver's usual "webhook arrives,
+ * fetch the resource" (`GET /v1/messages/{id}`) finds it (docs/decisions.md). The stored message
+ * has already reached its status: its steps lie in the past and count as announced, so it never
+ * changes nor emits anything more.
+ */
+function emitAboutStoredMessage(
+  core: EmulatorCore,
+  app: ApplicationRecord,
+  type: 'message.received' | 'message.status_updated',
+  message: Message,
+  now: number,
+) {
+  const draft: MessageRecord = {
+    message,
+    application_id: app.id,
+    workspace_id: app.workspace_id,
+    accepted_at: now,
+    announced: 0,
+  };
+  const steps = stepsOf(draft);
+  const record: MessageRecord = {
+    ...draft,
+    accepted_at: now - (steps.at(-1)?.age ?? 0),
+    announced: steps.length,
+  };
+  const alongside = core.durable ? [{ c: 'messages' as const, id: message.id, v: record }] : [];
+  const sent = core.emit(type, { message }, app, { alongside });
+  core.addMessage(record);
+  return sent;
 }

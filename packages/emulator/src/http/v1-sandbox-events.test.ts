@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { createAppWithKey, testEmulator } from '../_testing/test-emulator';
 import {
   SANDBOX_ACTIVE_CONNECTION_ID,
+  SANDBOX_DISCONNECTED_CONNECTION_ID,
   SYNTHETIC_INBOUND_TEXT,
   SYNTHETIC_SENDER,
 } from '../domain/sandbox-fixtures';
@@ -47,11 +48,35 @@ describe('POST /v1/sandbox/events (spec 4.6)', () => {
     const disconnected = await call('POST', '/v1/sandbox/events', {
       body: { type: 'connection.disconnected' },
     });
-    expect(disconnected.body.data.connection).toMatchObject({
-      id: SANDBOX_ACTIVE_CONNECTION_ID,
-      status: 'disconnected',
-    });
+    // The disconnected fixture itself: the event and GET /connections agree.
+    const listed = await call('GET', '/v1/connections');
+    expect(disconnected.body.data.connection).toEqual(
+      listed.body.data.find(
+        (connection: { id: string }) => connection.id === SANDBOX_DISCONNECTED_CONNECTION_ID,
+      ),
+    );
+    expect(disconnected.body.data.connection.status).toBe('disconnected');
   });
+
+  test.each([
+    ['message.received', 'received'],
+    ['message.status_updated', 'delivered'],
+  ])(
+    'a synthetic %s names a message GET /v1/messages/{id} returns, and it stays %s',
+    async (type, status) => {
+      const { call, emulator } = testEmulator();
+      const event = await call('POST', '/v1/sandbox/events', { body: { type } });
+      const message = event.body.data.message;
+      expect(message.status).toBe(status);
+      const fetched = await call('GET', `/v1/messages/${message.id}`);
+      expect(fetched.status).toBe(200);
+      expect(fetched.body).toEqual(message);
+      await emulator.clock.advance(60_000);
+      const later = await call('GET', `/v1/messages/${message.id}`);
+      expect(later.body).toEqual(message);
+      expect(emulator.control.listEvents().filter((listed) => listed.type === type)).toHaveLength(1);
+    },
+  );
 
   test('deliveries_queued counts the active subscribed endpoints of this application only', async () => {
     const { call, emulator } = testEmulator();
