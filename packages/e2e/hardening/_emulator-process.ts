@@ -1,12 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
+import { afterAll } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 // Inside the emulator package, so the bin finds its dependencies (h3, srvx, undici) from there;
 // one directory per test process, so parallel runs never rebuild under each other's feet.
 const outDir = `${root}packages/emulator/node_modules/.cache/hardening-bin-${process.pid}`;
 let built: Promise<string> | undefined;
+// Built per test file: removed once its tests are done.
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /**
  * The emulator's bin, built from the current source (about 150 ms), with the SDK from its source
