@@ -1,5 +1,4 @@
 import { path } from '../core/_path';
-import type { APIPromise } from '../core/api-promise';
 import { type PagePromise, pagePromise } from '../core/page';
 import type { ListEnvelope, ListParams } from '../wire/common';
 import type { Connection, Template } from '../wire/connection';
@@ -21,8 +20,19 @@ export class ConnectionsResource extends Resource {
     );
   }
 
-  /** `GET /v1/connections/{id}/templates` (scope `templates.read`, bucket `templates`). */
-  listTemplates(connectionId: string): APIPromise<ListEnvelope<Template>> {
-    return this.http.request(() => path`connections/${connectionId}/templates`);
+  /**
+   * `GET /v1/connections/{id}/templates` (scope `templates.read`, bucket `templates`): one page,
+   * also iterable over all. Each page is one call in the `templates` bucket (10 a minute), so
+   * read many templates with `limit: 100`.
+   *
+   * @example
+   * for await (const template of parley.connections.listTemplates(connectionId, { limit: 100 })) console.log(template.name);
+   */
+  listTemplates(connectionId: string, params: ListParams = {}): PagePromise<Template> {
+    return pagePromise((cursor) =>
+      this.http.request<ListEnvelope<Template>>(() => path`connections/${connectionId}/templates`, {
+        searchParams: { limit: params.limit, cursor: cursor ?? params.cursor },
+      }),
+    );
   }
 }
