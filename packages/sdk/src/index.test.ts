@@ -8,6 +8,7 @@ describe('public surface', () => {
       [
         "APIError",
         "APIPromise",
+        "APIUserAbortError",
         "API_VERSION",
         "AuthenticationError",
         "ConfigurationError",
@@ -44,6 +45,7 @@ describe('public surface', () => {
         "canonicalJson",
         "characterCount",
         "isAPIError",
+        "isAPIUserAbortError",
         "isAuthenticationError",
         "isConfigurationError",
         "isConflictError",

@@ -5,6 +5,7 @@ export { APIPromise } from './core/api-promise';
 export type { FetchFunction, ParleyOptions } from './core/client-options';
 export { Page, PagePromise } from './core/page';
 export type { RateLimitInfo } from './core/rate-limit';
+export { APIUserAbortError, isAPIUserAbortError } from './errors/abort-error';
 export type { APIErrorInit } from './errors/api-error';
 export {
   APIError,

@@ -7,6 +7,7 @@ import ky, {
   type Options,
 } from 'ky';
 import { errorFromResponse } from '../errors/_error-from-response';
+import { APIUserAbortError } from '../errors/abort-error';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
 import { SDK_VERSION } from '../version';
 import { retryPolicy } from './_retry-policy';
@@ -14,8 +15,11 @@ import { APIPromise, type APIResponse } from './api-promise';
 import type { ResolvedOptions } from './client-options';
 import { readRateLimit } from './rate-limit';
 
-/** What goes with a call, in ky's words: `method` (GET when absent), `searchParams`, `json`, `headers`. */
-export type RequestOptions = Pick<Options, 'method' | 'searchParams' | 'json' | 'headers'>;
+/**
+ * What goes with a call, in ky's words: `method` (GET when absent), `searchParams`, `json`,
+ * `headers`, and a `signal` that cancels it (also during a retry's wait).
+ */
+export type RequestOptions = Pick<Options, 'method' | 'searchParams' | 'json' | 'headers' | 'signal'>;
 
 /** The HTTP layer every resource calls through: ky with our headers, retries and errors. */
 export class HttpClient {
@@ -46,8 +50,16 @@ export class HttpClient {
   }
 
   async #exchange<Data>(path: string | (() => string), options?: RequestOptions): Promise<APIResponse<Data>> {
-    const response = await this.#ky(typeof path === 'function' ? path() : path, options);
-    const data = (await response.json()) as Data;
+    let response: Response;
+    let data: Data;
+    try {
+      response = await this.#ky(typeof path === 'function' ? path() : path, options);
+      data = (await response.json()) as Data;
+    } catch (error) {
+      // ky rethrows the signal's reason as it is; the caller gets one error kind for aborts.
+      if (options?.signal?.aborted) throw new APIUserAbortError(options.signal.reason);
+      throw error;
+    }
     return {
       data,
       requestId: response.headers.get('x-request-id') ?? undefined,

@@ -1,3 +1,4 @@
+import { abortable, abortableSleep, throwIfAborted } from '../core/_abortable';
 import type { APIPromise } from '../core/api-promise';
 import type { RateLimitInfo } from '../core/rate-limit';
 import { isRateLimitError } from '../errors/api-error';
@@ -16,27 +17,40 @@ export interface WaitForOptions {
   timeout?: number | undefined;
   /** Milliseconds between polls (1 000); stretched when the rate-limit window runs low. */
   pollInterval?: number | undefined;
+  /**
+   * Stops the wait at once, during a poll or between two: `waitFor` rejects with an
+   * `APIUserAbortError` whose `cause` is `signal.reason`.
+   */
+  signal?: AbortSignal | undefined;
+  /** Called with the message after every poll, before `waitFor` settles on it. */
+  onPoll?: ((message: Message) => void) | undefined;
+  /** Called when a poll shows another status than the one before, and for the first one seen. */
+  onStatus?: ((message: Message) => void) | undefined;
 }
 
 /** The waitable statuses in the order a message moves through them. */
 const ORDER: readonly string[] = ['queued', 'sent', 'delivered', 'read'] satisfies WaitForStatus[];
 
-/** The polling loop behind `messages.waitFor`. */
+/** The polling loop behind `messages.waitFor`; `getMessage` passes the signal to its request. */
 export async function waitForMessage(
-  getMessage: (id: string) => APIPromise<Message>,
+  getMessage: (id: string, signal: AbortSignal | undefined) => APIPromise<Message>,
   id: string,
-  { until, timeout = 60_000, pollInterval = 1_000 }: WaitForOptions,
+  { until, timeout = 60_000, pollInterval = 1_000, signal, onPoll, onStatus }: WaitForOptions,
 ): Promise<Message> {
   const wanted = ORDER.indexOf(until);
   if (wanted < 0) throw new ConfigurationError(`waitFor: \`until\` must be one of ${ORDER.join(', ')}`);
+  throwIfAborted(signal);
   const deadline = Date.now() + timeout;
   let lastSeen: Message | undefined;
 
   for (;;) {
     let wait = pollInterval;
     try {
-      const { data: message, rateLimit } = await getMessage(id).withResponse();
+      const { data: message, rateLimit } = await abortable(getMessage(id, signal).withResponse(), signal);
+      const previousStatus = lastSeen?.status;
       lastSeen = message;
+      onPoll?.(message);
+      if (message.status !== previousStatus) onStatus?.(message);
       if (message.status === 'failed') throw new MessageFailedError(message);
       // An inbound message is `received`: as far along as it gets.
       if (message.status === 'received' || ORDER.indexOf(message.status) >= wanted) return message;
@@ -53,7 +67,7 @@ export async function waitForMessage(
         lastSeen,
       );
     }
-    await sleep(Math.min(wait, left));
+    await abortableSleep(Math.min(wait, left), signal);
   }
 }
 
@@ -63,8 +77,4 @@ function politeDelay(rateLimit: RateLimitInfo | null): number {
   const windowLeft = rateLimit.reset * 1000;
   if (rateLimit.remaining === 0) return windowLeft;
   return rateLimit.remaining <= rateLimit.limit / 4 ? windowLeft / rateLimit.remaining : 0;
-}
-
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }

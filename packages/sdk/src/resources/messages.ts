@@ -33,19 +33,30 @@ export class MessagesResource extends Resource {
 
   /** `GET /v1/messages/{id}` (scope `messages.read`): the message with its current status. */
   get(id: string): APIPromise<Message> {
-    return this.http.request(() => path`messages/${id}`);
+    return this.#get(id, undefined);
   }
 
   /**
    * Polls the message until its status reaches `until` (or a later one) and returns it.
-   * Polls every `pollInterval` ms, slower when the rate-limit window runs low.
+   * Polls every `pollInterval` ms, slower when the rate-limit window runs low. `onPoll` sees
+   * every poll, `onStatus` every change of status; `signal` stops the wait at once.
    *
    * @example
-   * const delivered = await parley.messages.waitFor(message.id, { until: 'delivered', timeout: 30_000 });
+   * const delivered = await parley.messages.waitFor(message.id, {
+   *   until: 'delivered',
+   *   timeout: 30_000,
+   *   signal: AbortSignal.timeout(35_000),
+   *   onStatus: (seen) => console.log(seen.status),
+   * });
    * @throws {MessageFailedError} when the message fails.
    * @throws {WaitForTimeoutError} when `timeout` ms pass first.
+   * @throws {APIUserAbortError} when `signal` fires; `cause` is its reason.
    */
   waitFor(id: string, options: WaitForOptions): Promise<Message> {
-    return waitForMessage((messageId) => this.get(messageId), id, options);
+    return waitForMessage((messageId, signal) => this.#get(messageId, signal), id, options);
+  }
+
+  #get(id: string, signal: AbortSignal | undefined): APIPromise<Message> {
+    return this.http.request(() => path`messages/${id}`, signal ? { signal } : undefined);
   }
 }
