@@ -7,25 +7,29 @@ import express, { type Express } from 'express';
 export interface ReceiverOptions {
   /** The endpoint's signing secret (`whsec_…`), or both secrets while you roll a rotation out. */
   secret: string | readonly string[];
-  /** Your work for one event; runs after the answer, once per event id. */
+  /**
+   * Your work for one event, once per event id. Keep it short (Parley waits 15 s): hand long work to
+   * your own durable queue here. If it throws, the answer is 500 and Parley retries the delivery.
+   */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
-  /** Records an event id; false when it was already recorded (default: in memory; use your database). */
-  claim?: (eventId: string) => boolean | Promise<boolean>;
+  /** Where processed event ids are kept (default: in memory; use your database). */
+  processed?: {
+    has(eventId: string): boolean | Promise<boolean>;
+    add(eventId: string): void | Promise<void>;
+  };
 }
 
 /**
  * An Express 5 app that receives Parley webhooks on `POST /webhooks/parley`: raw body, verified
- * signature, 400 for anything unverified, 204 at once, each event id processed once.
+ * signature, 400 for anything unverified, each event id processed once: its id is recorded only
+ * after `onEvent` succeeded, so an event whose work failed (500) is processed when Parley retries it.
  */
 export function createReceiverApp(options: ReceiverOptions): Express {
   const seen = new Set<string>();
-  const claim =
-    options.claim ??
-    ((eventId: string) => {
-      if (seen.has(eventId)) return false;
-      seen.add(eventId);
-      return true;
-    });
+  const processed = options.processed ?? {
+    has: (id: string) => seen.has(id),
+    add: (id: string) => void seen.add(id),
+  };
   const app = express();
 
   // express.raw on this route only, and before any express.json(): the signature covers the
@@ -41,14 +45,21 @@ export function createReceiverApp(options: ReceiverOptions): Express {
       }
       throw error;
     }
-    const first = await claim(event.id);
-    // Answer before doing the work: Parley waits 15 s at most, and a slow answer means retries.
-    res.status(204).end();
-    if (first) {
-      Promise.resolve()
-        .then(() => options.onEvent(event))
-        .catch((error: unknown) => console.error(`processing ${event.id} failed`, error));
+    // Already processed: a retry or a replay. Still 2xx, or Parley would keep retrying it.
+    if (await processed.has(event.id)) {
+      res.status(204).end();
+      return;
     }
+    try {
+      await options.onEvent(event);
+    } catch (error) {
+      console.error(`webhook ${event.id} (${event.type}) failed; Parley will retry it:`, error);
+      res.status(500).json({ error: 'handler_failed' });
+      return;
+    }
+    // Recorded only now: an event whose work failed must be processed when it comes again.
+    await processed.add(event.id);
+    res.status(204).end();
   });
 
   app.use(express.json()); // the rest of your API, after the webhook route

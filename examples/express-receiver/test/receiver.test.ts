@@ -13,6 +13,7 @@ let server: Server;
 let receiverUrl: string;
 let endpoint: { id: string; secret: string };
 let processed: WebhookEvent[];
+let failNext: number;
 
 /** Moves emulator time (running every delivery that falls due) and waits for those HTTP attempts. */
 async function settle(ms = 0): Promise<void> {
@@ -32,6 +33,7 @@ beforeEach(async () => {
     fetch: (input, init) => emulator.fetch(new Request(input, init)),
   });
   processed = [];
+  failNext = 0;
   // Listen first: the endpoint (and so its secret) needs the receiver's port.
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -43,7 +45,13 @@ beforeEach(async () => {
   });
   const app = createReceiverApp({
     secret: endpoint.secret,
-    onEvent: (event) => void processed.push(event),
+    onEvent: (event) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('database unavailable');
+      }
+      processed.push(event);
+    },
   });
   server.on('request', app);
 });
@@ -76,6 +84,26 @@ describe('examples/express-receiver', () => {
       [204],
       [204],
     ]);
+  });
+
+  it('answers 500 when the work throws; the id stays unrecorded and the retry is processed', async () => {
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      failNext = 1;
+      const event = await parley.sandbox.events.create({ type: 'message.received' });
+      await settle();
+      expect(processed).toEqual([]);
+      expect(deliveries()[0]).toMatchObject({ status: 'pending', attempts: [{ status_code: 500 }] });
+      await settle(60_000); // the first retry (DESIGN §3)
+      expect(processed.map((each) => each.id)).toEqual([event.id]);
+      expect(deliveries()[0]).toMatchObject({
+        status: 'delivered',
+        attempts: [{ status_code: 500 }, { status_code: 204 }],
+      });
+    } finally {
+      console.error = errors;
+    }
   });
 
   it('answers a replayed delivery 2xx without processing the event twice', async () => {

@@ -1,14 +1,17 @@
 import { isWebhookVerificationError, verifyWebhook, type WebhookEvent } from '@parley/sdk/webhooks';
 
-/** Remembers which event ids were already taken, so a retried or replayed delivery is processed once. */
+/** Remembers which event ids were processed, so a retried or replayed delivery is processed once. */
 export interface ProcessedEvents {
-  /** Records `eventId`; resolves false when it was already recorded. Must be atomic. */
-  claim(eventId: string): boolean | Promise<boolean>;
+  /** Whether `eventId` was already processed successfully. */
+  has(eventId: string): boolean | Promise<boolean>;
+  /** Records `eventId` as processed: called only once its work succeeded. */
+  add(eventId: string): void | Promise<void>;
 }
 
 /**
  * A process-local {@link ProcessedEvents}. In production use your database (a unique key on the
- * event id) or Redis (`SET parley:evt_… 1 NX EX 86400`) so every instance shares it.
+ * event id, inserted in the same transaction as the work) or Redis (`SET parley:evt_… 1 EX 86400`)
+ * so every instance shares it.
  */
 export class InMemoryProcessedEvents implements ProcessedEvents {
   readonly #seen = new Set<string>();
@@ -18,12 +21,14 @@ export class InMemoryProcessedEvents implements ProcessedEvents {
     this.#capacity = capacity;
   }
 
-  claim(eventId: string): boolean {
-    if (this.#seen.has(eventId)) return false;
+  has(eventId: string): boolean {
+    return this.#seen.has(eventId);
+  }
+
+  add(eventId: string): void {
     this.#seen.add(eventId);
     // Parley retries for about 20.5 h; a bounded set keeps memory flat, oldest ids leave first.
     if (this.#seen.size > this.#capacity) this.#seen.delete(this.#seen.values().next().value as string);
-    return true;
   }
 }
 
@@ -31,22 +36,21 @@ export class InMemoryProcessedEvents implements ProcessedEvents {
 export interface WebhookHandlerOptions {
   /** The endpoint's signing secret (`whsec_…`), or both secrets while you roll a rotation out. */
   secret: string | readonly string[];
-  /** Your work for one event; runs after the answer, once per event id. */
+  /**
+   * Your work for one event, once per event id. Keep it short (Parley waits 15 s): hand long work
+   * to your own durable queue here. If it throws, the answer is 500 and Parley retries the delivery.
+   */
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** Where processed event ids are kept (default: in memory). */
   processed?: ProcessedEvents;
-  /**
-   * Keeps the work alive after the response: `ctx.waitUntil` on Cloudflare Workers, `after` in
-   * Next.js. The default starts it and logs a failure.
-   */
-  waitUntil?: (work: Promise<unknown>) => void;
 }
 
 /**
  * A webhook receiver as a web-standard `(Request) => Promise<Response>`, the shape Hono, h3,
  * Cloudflare Workers, Next.js route handlers, Bun and Deno all take. It verifies the signature
- * on the raw body, answers 400 to anything unverified, answers 2xx at once, deduplicates on
- * the event id and runs `onEvent` after answering.
+ * on the raw body, answers 400 to anything unverified, skips an event id already processed (2xx),
+ * runs `onEvent`, and only when that succeeded records the id and answers 204. A handler that
+ * throws gets a 500 and its id stays unrecorded, so the retry is processed: nothing is lost.
  *
  * @example
  * const handler = createWebhookHandler({ secret: process.env.PARLEY_WEBHOOK_SECRET!, onEvent: console.log });
@@ -56,7 +60,6 @@ export function createWebhookHandler(
   options: WebhookHandlerOptions,
 ): (request: Request) => Promise<Response> {
   const processed = options.processed ?? new InMemoryProcessedEvents();
-  const waitUntil = options.waitUntil ?? ((work) => void work.catch((error) => console.error(error)));
 
   return async (request) => {
     if (request.method !== 'POST') return new Response('Method Not Allowed', { status: 405 });
@@ -69,9 +72,16 @@ export function createWebhookHandler(
       if (isWebhookVerificationError(error)) return Response.json({ error: error.reason }, { status: 400 });
       throw error;
     }
-    // Already taken: a retry or a replay. Still 2xx, or Parley would keep retrying it.
-    if (!(await processed.claim(event.id))) return new Response(null, { status: 204 });
-    waitUntil(Promise.resolve().then(() => options.onEvent(event)));
+    // Already processed: a retry or a replay. Still 2xx, or Parley would keep retrying it.
+    if (await processed.has(event.id)) return new Response(null, { status: 204 });
+    try {
+      await options.onEvent(event);
+    } catch (error) {
+      console.error(`webhook ${event.id} (${event.type}) failed; Parley will retry it:`, error);
+      return Response.json({ error: 'handler_failed' }, { status: 500 });
+    }
+    // Recorded only now: an event whose work failed must be processed when it comes again.
+    await processed.add(event.id);
     return new Response(null, { status: 204 });
   };
 }

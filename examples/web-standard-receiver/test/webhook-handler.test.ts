@@ -11,13 +11,12 @@ let server: Server;
 let endpoint: { id: string; secret: string };
 let handler: (request: Request) => Promise<Response>;
 let processed: WebhookEvent[];
-let pendingWork: Promise<unknown>[];
+let failNext: number;
 
-/** Moves emulator time (running every delivery that falls due), then waits for those HTTP attempts and the work. */
+/** Moves emulator time (running every delivery that falls due), then waits for those HTTP attempts. */
 async function settle(ms = 0): Promise<void> {
   await emulator.clock.advance(ms);
   await emulator.idle();
-  await Promise.all(pendingWork);
 }
 
 function deliveries() {
@@ -59,7 +58,7 @@ beforeEach(async () => {
     fetch: (input, init) => emulator.fetch(new Request(input, init)),
   });
   processed = [];
-  pendingWork = [];
+  failNext = 0;
   server = serve((request) => handler(request));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { application_id } = await parley.status.get();
@@ -69,8 +68,13 @@ beforeEach(async () => {
   });
   handler = createWebhookHandler({
     secret: endpoint.secret,
-    onEvent: (event) => void processed.push(event),
-    waitUntil: (work) => void pendingWork.push(work),
+    onEvent: (event) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('database unavailable');
+      }
+      processed.push(event);
+    },
   });
 });
 
@@ -80,7 +84,7 @@ afterEach(async () => {
 });
 
 describe('examples/web-standard-receiver', () => {
-  it('verifies a real delivery, answers 204 and runs the work after answering', async () => {
+  it('verifies a real delivery, runs the work, then answers 204', async () => {
     const event = await parley.sandbox.events.create({ type: 'message.received' });
     await settle();
 
@@ -91,6 +95,37 @@ describe('examples/web-standard-receiver', () => {
         attempts: [expect.objectContaining({ status_code: 204 })],
       }),
     ]);
+  });
+
+  it('a handler that throws answers 500, keeps the id unrecorded, and the retry is processed', async () => {
+    const errors = console.error;
+    console.error = () => {};
+    try {
+      failNext = 1;
+      const event = await parley.sandbox.events.create({ type: 'message.received' });
+      await settle();
+      expect(processed).toEqual([]);
+      expect(deliveries()).toEqual([
+        expect.objectContaining({
+          status: 'pending',
+          attempts: [expect.objectContaining({ status_code: 500 })],
+        }),
+      ]);
+      // The first retry falls due 60 s later (DESIGN §3); this time the work succeeds.
+      await settle(60_000);
+      expect(processed.map((processedEvent) => processedEvent.id)).toEqual([event.id]);
+      expect(deliveries()).toEqual([
+        expect.objectContaining({
+          status: 'delivered',
+          attempts: [
+            expect.objectContaining({ status_code: 500 }),
+            expect.objectContaining({ status_code: 204 }),
+          ],
+        }),
+      ]);
+    } finally {
+      console.error = errors;
+    }
   });
 
   it('answers a duplicate 2xx but processes it once', async () => {
@@ -138,8 +173,6 @@ describe('examples/web-standard-receiver', () => {
     const genuine = await handler(
       signedRequest(body, await signWebhook({ payload: body, secret: endpoint.secret, id, timestamp: now })),
     );
-    await Promise.all(pendingWork);
-
     expect([wrongSecret.status, stale.status, unsigned.status, genuine.status]).toEqual([400, 400, 400, 204]);
     expect(await wrongSecret.json()).toEqual({ error: 'signature_mismatch' });
     expect(await stale.json()).toEqual({ error: 'timestamp_out_of_range' });
