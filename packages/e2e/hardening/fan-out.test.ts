@@ -46,6 +46,7 @@ describe('deliveries under load', () => {
     const pid = running.child.pid!;
     const rssBefore = rssMegabytes(pid);
     const secrets = new Map<BehavingReceiver, string>();
+    const endpointIds = new Map<BehavingReceiver, string>();
     for (const receiver of Object.values(named)) {
       const created = await post(
         `${ready.control_url}/applications/${await defaultApplicationId(ready.control_url)}/endpoints`,
@@ -56,6 +57,7 @@ describe('deliveries under load', () => {
       );
       expect(created.status).toBe(201);
       secrets.set(receiver, created.body.secret);
+      endpointIds.set(receiver, created.body.id);
     }
 
     // Sandbox recipients ending in 0000 fail at once: one status event per send, queued with the 202.
@@ -114,6 +116,13 @@ describe('deliveries under load', () => {
     expect(failing.attempts.get(eventIds[0]!)).toBe(3);
     expect(resetting.attempts.get(eventIds[0]!)).toBe(2);
     expect(rssAfter).toBeLessThan(400);
+    // The attempts that hung were cut at the default 15 s of real time (spec 8), not another value.
+    const timedOut = await timedOutAttempts(ready.control_url, endpointIds.get(hanging)!);
+    expect(timedOut.map((attempt) => attempt.error)).toEqual(Array(HANGS).fill('no answer within 15000 ms'));
+    for (const attempt of timedOut) {
+      expect(attempt.duration_ms).toBeGreaterThanOrEqual(15_000);
+      expect(attempt.duration_ms).toBeLessThan(16_000);
+    }
     recordFigure({
       test: 'deliveries: fan-out to 5 receivers',
       load: `${SENDS.toLocaleString('en')} sends → ${(SENDS * 5).toLocaleString('en')} deliveries to healthy, slow (5 ms), failing (500 twice), hanging (${HANGS} never answered, 15 s timeout) and resetting receivers`,
@@ -122,6 +131,26 @@ describe('deliveries under load', () => {
     });
   });
 });
+
+interface Attempt {
+  error: string | null;
+  duration_ms: number;
+}
+
+/** Every attempt of an endpoint's deliveries that ended without an answer, across all pages. */
+async function timedOutAttempts(controlUrl: string, endpointId: string): Promise<Attempt[]> {
+  const found: Attempt[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = `endpoint_id=${endpointId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const page = await (await fetch(`${controlUrl}/deliveries?${query}`)).json();
+    for (const delivery of page.data as { attempts: Attempt[] }[]) {
+      found.push(...delivery.attempts.filter((attempt) => attempt.error?.startsWith('no answer within')));
+    }
+    cursor = page.next_cursor;
+  } while (cursor);
+  return found;
+}
 
 async function defaultApplicationId(controlUrl: string): Promise<string> {
   const list = await (await fetch(`${controlUrl}/applications`)).json();

@@ -40,6 +40,16 @@ describe('retries', () => {
     expect(new Set(keys).size).toBe(1);
   });
 
+  it('retries a timed-out send with the same Idempotency-Key (the first may have been accepted)', async () => {
+    server.on('POST', '/messages', { delayMs: 400, status: 202, body: sent }, { status: 202, body: sent });
+    const message = await server.client({ timeout: 40, maxRetries: 1 }).messages.send(textMessage);
+    expect(message).toEqual(sent);
+    const keys = server.requests.map((request) => request.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('uses the caller-given Idempotency-Key, fresh keys otherwise', async () => {
     server.on('POST', '/messages', { status: 202, body: sent });
     const client = server.client();
