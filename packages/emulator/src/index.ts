@@ -20,7 +20,13 @@ export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/
 export { type CliIo, runCli } from './server/run-cli';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server/start-server';
 export { parseSeed, SeedError } from './store/parse-seed';
-export type { SeedApplication, SeedFile, SeedWorkspace } from './store/seed-types';
+export type {
+  SeedApplication,
+  SeedConnection,
+  SeedFile,
+  SeedTemplate,
+  SeedWorkspace,
+} from './store/seed-types';
 export type { DeliveryNetwork, WebhookNetwork } from './webhooks/delivery-attempt';
 export type { HostResolver } from './webhooks/url-policy';
 export { WEBHOOK_TEST_MESSAGE } from './webhooks/webhook-test-event';

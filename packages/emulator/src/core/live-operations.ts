@@ -1,15 +1,15 @@
 import type { Connection, Message } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
 import { isUuid } from '../domain/ids';
-import { createInboundMessage, createLiveConnection, windowSlot } from '../domain/live-simulation';
+import {
+  connectionView,
+  createInboundMessage,
+  createLiveConnection,
+  windowSlot,
+} from '../domain/live-simulation';
 import type { ConnectionRecord } from '../store/state';
 import { findApplication } from './control-operations';
 import type { EmulatorCore } from './emulator-core';
-
-function connectionView(record: ConnectionRecord): Connection {
-  const { application_id: _, ...connection } = record;
-  return connection;
-}
 
 function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {
   const connection = isUuid(id) ? core.state.connections[id] : undefined;

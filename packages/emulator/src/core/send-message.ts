@@ -4,7 +4,7 @@ import { DomainError } from '../domain/domain-error';
 import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
 import { insideWindow } from '../domain/live-simulation';
-import { TEMPLATE_DEFINITIONS, templateReference } from '../domain/sandbox-fixtures';
+import { connectionTemplates, templateReference } from '../domain/sandbox-fixtures';
 import { checkTemplate } from '../domain/send-params';
 import type { JournalEntry } from '../store/persistence';
 import type { MessageRecord } from '../store/state';
@@ -39,7 +39,10 @@ export function sendMessage(
     });
   }
   // The template's own strings are kept, not the request's copies: one less string per message.
-  const template = params.type === 'template' ? checkTemplate(params.template, TEMPLATE_DEFINITIONS) : null;
+  const template =
+    params.type === 'template'
+      ? checkTemplate(params.template, connectionTemplates(core.state.connections[connection.id]?.templates))
+      : null;
   const now = core.now();
   const live = caller.application.environment === 'live';
   const workspaceId = caller.application.workspace_id;

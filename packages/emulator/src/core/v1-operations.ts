@@ -2,6 +2,7 @@ import type { Connection, Message, Status, Template } from '@parley/sdk';
 import { bearerToken, capabilities, type KeyRecord } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
+import { connectionView } from '../domain/live-simulation';
 import { messageAt } from '../domain/message-lifecycle';
 import { SANDBOX_CONNECTIONS, sandboxConnection, templatesOf } from '../domain/sandbox-fixtures';
 import type { ApplicationRecord, MessageRecord } from '../store/state';
@@ -44,7 +45,7 @@ export function listConnections(core: EmulatorCore, caller: Caller): Connection[
   if (caller.application.environment === 'sandbox') return [...SANDBOX_CONNECTIONS];
   return Object.values(core.state.connections)
     .filter((connection) => connection.application_id === caller.application.id)
-    .map(({ application_id: _, ...connection }) => connection);
+    .map(connectionView);
 }
 
 /** One connection of the caller's application (404 `not_found`). */
@@ -57,14 +58,13 @@ export function findConnection(core: EmulatorCore, caller: Caller, id: string): 
         ? core.state.connections[id]
         : undefined;
   if (!found) throw new DomainError('not_found', `No connection ${id}.`, { connection_id: id });
-  if (!('application_id' in found)) return found;
-  const { application_id: _, ...connection } = found;
-  return connection;
+  return 'application_id' in found ? connectionView(found) : found;
 }
 
-/** `GET /v1/connections/{id}/templates`. */
+/** `GET /v1/connections/{id}/templates`: the two every connection carries, then its own. */
 export function listTemplates(core: EmulatorCore, caller: Caller, connectionId: string): Template[] {
-  return templatesOf(findConnection(core, caller, connectionId).id);
+  const { id } = findConnection(core, caller, connectionId);
+  return templatesOf(id, core.state.connections[id]?.templates);
 }
 
 /** `GET /v1/messages/{id}`: the message as it is now (status from age). */

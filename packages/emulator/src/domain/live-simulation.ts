@@ -1,4 +1,4 @@
-import { characterCount, isPhoneNumber, MAX_TEXT_LENGTH } from '@parley/sdk';
+import { type Connection, characterCount, isPhoneNumber, MAX_TEXT_LENGTH } from '@parley/sdk';
 import type { ApplicationRecord, ConnectionRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import { formatTimestamp, newId } from './ids';
@@ -66,6 +66,12 @@ export function createLiveConnection(app: ApplicationRecord, input: unknown, now
     created_at: formatTimestamp(now),
     application_id: app.id,
   };
+}
+
+/** A simulated connection as the API shows it: without the emulator's own fields. */
+export function connectionView(record: ConnectionRecord): Connection {
+  const { application_id: _, templates: __, ...connection } = record;
+  return connection;
 }
 
 /** An inbound message from a customer (`POST /_emulator/connections/{id}/inbound`). */

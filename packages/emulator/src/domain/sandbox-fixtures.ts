@@ -36,8 +36,11 @@ export const SANDBOX_CONNECTIONS: readonly Connection[] = Object.freeze([
   },
 ]);
 
+/** A template as a connection holds it: the wire template without its `connection_id`. */
+export type TemplateDefinition = Omit<Template, 'connection_id'>;
+
 /** The template definitions every connection carries, sandbox and simulated live alike (spec 4.7, DESIGN §4). */
-export const TEMPLATE_DEFINITIONS: readonly Omit<Template, 'connection_id'>[] = Object.freeze([
+export const TEMPLATE_DEFINITIONS: readonly TemplateDefinition[] = Object.freeze([
   {
     object: 'template',
     name: 'hello_world',
@@ -74,9 +77,19 @@ export function templateReference(template: (typeof TEMPLATE_DEFINITIONS)[number
   return references.get(template) ?? { name: template.name, language: template.language };
 }
 
-/** The templates of one connection. */
-export function templatesOf(connectionId: string): Template[] {
-  return TEMPLATE_DEFINITIONS.map((template) => ({ ...template, connection_id: connectionId }));
+/**
+ * What a connection can send: the two templates every connection carries, then its own (a
+ * seed file can give a simulated live connection more). Listing and sending both read this.
+ */
+export function connectionTemplates(
+  own: readonly TemplateDefinition[] | undefined,
+): readonly TemplateDefinition[] {
+  return own && own.length > 0 ? [...TEMPLATE_DEFINITIONS, ...own] : TEMPLATE_DEFINITIONS;
+}
+
+/** The templates of one connection, as the API lists them. */
+export function templatesOf(connectionId: string, own?: readonly TemplateDefinition[]): Template[] {
+  return connectionTemplates(own).map((template) => ({ ...template, connection_id: connectionId }));
 }
 
 /** The sandbox connection with this id, if it is one. */

@@ -45,9 +45,20 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
         const record = core.state.webhooks.endpoints[created.id];
         if (record && secret) record.secret = secret;
       }
-      for (const connection of seeded.connections ?? []) {
+      for (const { templates, ...connection } of seeded.connections ?? []) {
         const record = createLiveConnection(app, connection, now);
         if (connection.id) record.id = connection.id;
+        if (templates) {
+          // parseSeed filled in category and variable_count.
+          record.templates = templates.map((template) => ({
+            object: 'template',
+            name: template.name,
+            language: template.language,
+            category: template.category ?? 'UTILITY',
+            variable_count: template.variable_count ?? 0,
+            body: template.body,
+          }));
+        }
         state.connections[record.id] = record;
       }
     }

@@ -1,49 +1,12 @@
-import { isPhoneNumber, SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
+import { SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { keyEnvironment } from '../domain/api-keys';
-import { isUuid } from '../domain/ids';
+import { parseSeedConnection } from './_parse-seed-connection';
+import { array, fail, object, optionalId, text } from './_seed-fields';
 import type { SeedApplication, SeedFile, SeedWorkspace } from './seed-types';
 
-/** A seed file that does not follow {@link SeedFile}; the message names the exact place. */
-export class SeedError extends Error {
-  override readonly name = 'SeedError';
-}
+export { SeedError } from './_seed-fields';
 
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9]{32}$/;
-
-type Json = Record<string, unknown>;
-
-function fail(path: string, problem: string): never {
-  throw new SeedError(`seed ${path}: ${problem}`);
-}
-
-function object(value: unknown, path: string, allowed: readonly string[]): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'must be an object');
-  for (const field of Object.keys(value)) {
-    if (!allowed.includes(field)) fail(`${path}.${field}`, `unknown field (allowed: ${allowed.join(', ')})`);
-  }
-  return value as Json;
-}
-
-function array(value: unknown, path: string): unknown[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) fail(path, 'must be an array');
-  return value;
-}
-
-function text(value: unknown, path: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
-    fail(path, 'must be a string of 1 to 200 characters');
-  }
-  return value;
-}
-
-function optionalId(value: unknown, path: string, seen: Set<string>): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isUuid(value)) fail(path, 'must be a UUID');
-  if (seen.has(value.toLowerCase())) fail(path, `duplicate id ${value}`);
-  seen.add(value.toLowerCase());
-  return value.toLowerCase();
-}
 
 /**
  * Validates a parsed seed file, reporting the first problem with its path, e.g.
@@ -118,16 +81,7 @@ function parseApplication(raw: unknown, path: string, ids: Set<string>, keys: Se
   parsed.connections = array(app.connections, `${path}.connections`).map((rawConnection, index) => {
     const connectionPath = `${path}.connections[${index}]`;
     if (environment !== 'live') fail(connectionPath, 'connections can only be added to live applications');
-    const connection = object(rawConnection, connectionPath, ['id', 'phone_number', 'name']);
-    const connectionId = optionalId(connection.id, `${connectionPath}.id`, ids);
-    if (!isPhoneNumber(connection.phone_number)) {
-      fail(`${connectionPath}.phone_number`, 'must be "+" followed by 8 to 15 digits');
-    }
-    return {
-      ...(connectionId ? { id: connectionId } : {}),
-      phone_number: connection.phone_number,
-      ...(connection.name === undefined ? {} : { name: text(connection.name, `${connectionPath}.name`) }),
-    };
+    return parseSeedConnection(rawConnection, connectionPath, ids);
   });
   return parsed;
 }

@@ -31,5 +31,29 @@ export interface SeedApplication {
   /** Endpoints with a chosen secret (`whsec_` + 32 base62) or a generated one. */
   endpoints?: { url: string; events: WebhookEventType[]; secret?: string; active?: boolean }[];
   /** Simulated connections (live applications only). */
-  connections?: { id?: string; phone_number: string; name?: string }[];
+  connections?: SeedConnection[];
+}
+
+/** A simulated business number of a live application of a seed. */
+export interface SeedConnection {
+  id?: string;
+  phone_number: string;
+  name?: string;
+  /** Templates of its own, listed and sendable after the two every connection carries. */
+  templates?: SeedTemplate[];
+}
+
+/**
+ * A template of a seeded connection. `category` is `UTILITY` unless given; `variable_count` is
+ * the highest `{{n}}` placeholder of `body` and, when given, must say the same.
+ *
+ * @example
+ * { "name": "shipping_update", "language": "en", "body": "Hi {{1}}, parcel {{2}} is on its way." }
+ */
+export interface SeedTemplate {
+  name: string;
+  language: string;
+  category?: string;
+  body: string;
+  variable_count?: number;
 }

@@ -2,6 +2,7 @@ import type { Connection, Environment, Message, WebhookEvent } from '@parley/sdk
 import type { KeyRecord } from '../domain/api-keys';
 import { createDictionary, toDictionary } from '../domain/dictionary';
 import type { RateLimitState } from '../domain/rate-limit-window';
+import type { TemplateDefinition } from '../domain/sandbox-fixtures';
 import { createWebhooksState, type WebhooksState } from '../webhooks/webhook-service';
 
 /** An isolated tenant. */
@@ -25,6 +26,8 @@ export interface ApplicationRecord {
 /** A simulated live connection (sandbox connections are fixed fixtures, never stored). */
 export interface ConnectionRecord extends Connection {
   application_id: string;
+  /** Templates of its own, after the two every connection carries (from a seed file). Never on the wire. */
+  templates?: TemplateDefinition[];
 }
 
 /** A message with what the emulator needs to move it along. */
