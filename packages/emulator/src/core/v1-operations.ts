@@ -50,15 +50,16 @@ export function listConnections(core: EmulatorCore, caller: Caller): Connection[
 
 /** One connection of the caller's application (404 `not_found`). */
 export function findConnection(core: EmulatorCore, caller: Caller, id: string): Connection {
+  const record = isUuid(id) ? core.state.connections[id] : undefined;
   const found = !isUuid(id)
     ? undefined
     : caller.application.environment === 'sandbox'
       ? sandboxConnection(id)
-      : core.state.connections[id]?.application_id === caller.application.id
-        ? core.state.connections[id]
+      : record?.application_id === caller.application.id
+        ? connectionView(record)
         : undefined;
   if (!found) throw new DomainError('not_found', `No connection ${id}.`, { connection_id: id });
-  return 'application_id' in found ? connectionView(found) : found;
+  return found;
 }
 
 /** `GET /v1/connections/{id}/templates`: the two every connection carries, then its own. */
