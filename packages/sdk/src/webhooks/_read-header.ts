@@ -3,15 +3,19 @@ export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly
 
 /**
  * The value of header `name` (lower case), repeated values joined with ", " as `Headers`
- * does, or undefined when absent.
+ * does; undefined when absent or empty; null when it is not text (neither a string nor an
+ * array of strings), which each header's own check then refuses.
  */
-export function readHeader(headers: WebhookHeaders, name: string): string | undefined {
+export function readHeader(headers: WebhookHeaders, name: string): string | null | undefined {
+  // Typed input is not trusted: JavaScript callers and proxies hand over anything at all.
+  const record = Object(headers) as Record<string, unknown>;
+  let value: unknown;
   // Duck-typed: polyfilled or cross-realm `Headers` (node-fetch, jsdom) fail `instanceof`.
-  if (typeof headers.get === 'function') return (headers as Headers).get(name) ?? undefined;
-  const record = headers as Exclude<WebhookHeaders, Headers>;
-  let value = record[name];
-  if (value === undefined) {
-    for (const key in record) if (key.toLowerCase() === name) value = record[key];
+  if (typeof record.get === 'function') value = (headers as Headers).get(name);
+  else {
+    value = record[name];
+    if (value === undefined) for (const key in record) if (key.toLowerCase() === name) value = record[key];
   }
-  return typeof value === 'object' ? value.join(', ') : value;
+  if (Array.isArray(value) && value.every((each) => typeof each === 'string')) value = value.join(', ');
+  return value == null || value === '' ? undefined : typeof value === 'string' ? value : null;
 }

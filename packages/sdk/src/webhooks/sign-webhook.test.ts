@@ -57,6 +57,18 @@ describe('signWebhook', () => {
     );
   });
 
+  it('refuses a secret list with a hole or an unusable member instead of signing v1=undefined', async () => {
+    const holed: string[] = [];
+    holed[1] = secret;
+    for (const badSecret of [holed, [secret, ''], [secret, 42], new String(secret)]) {
+      const error = await signWebhook({ payload: body, secret: badSecret as never, id, timestamp }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(Object.getPrototypeOf(error)).toBe(TypeError.prototype);
+      expect((error as TypeError).message).toBe('signWebhook: missing whsec_ secret');
+    }
+  });
+
   it.each([
     ['node:crypto', nodeHmac],
     ['Web Crypto', webHmac],

@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { verifyWebhook as VerifyWebhook } from './verify-webhook';
-import { isWebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error';
+import type {
+  WebhookVerificationError as VerificationError,
+  WebhookVerificationReason,
+} from './webhook-verification-error';
+import { isWebhookVerificationError } from './webhook-verification-error';
 
 const secret = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
 const oldSecret = 'whsec_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp';
@@ -42,11 +46,14 @@ const implementations = {
 
 describe.each(Object.entries(implementations))('verifyWebhook with %s', (_name, hmacModule) => {
   let verify: typeof VerifyWebhook;
+  let Refused: typeof VerificationError;
 
   beforeAll(async () => {
     vi.resetModules();
     vi.doMock('./_hmac', hmacModule);
     verify = (await import('./verify-webhook')).verifyWebhook;
+    // The copy of the error class that this verifyWebhook throws, for exact-class checks.
+    Refused = (await import('./webhook-verification-error')).WebhookVerificationError;
     vi.doUnmock('./_hmac');
   });
 
@@ -60,7 +67,18 @@ describe.each(Object.entries(implementations))('verifyWebhook with %s', (_name, 
     // The module was re-imported, so its error class is another copy: the guard must still work.
     if (!isWebhookVerificationError(error))
       throw new Error(`expected a WebhookVerificationError, got ${String(error)}`);
+    expect(Object.getPrototypeOf(error)).toBe(Refused.prototype);
     return { reason: error.reason, message: error.message };
+  }
+
+  /** The TypeError (exactly that class) of a caller's bug. */
+  async function callerError(...args: Parameters<typeof VerifyWebhook>): Promise<string> {
+    const error = await verify(...args).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(Object.getPrototypeOf(error)).toBe(TypeError.prototype);
+    return (error as TypeError).message;
   }
 
   const valid = () => headersFor(`v1=${sign(secret, body)}`);
@@ -244,6 +262,102 @@ describe.each(Object.entries(implementations))('verifyWebhook with %s', (_name, 
       TypeError,
     );
     await expect(verify(body, valid(), secret, { now: new Date('nope') })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it.each([
+    ['parley-event-id', 'signature_mismatch'],
+    ['parley-timestamp', 'invalid_timestamp'],
+    ['parley-signature', 'invalid_signature_header'],
+  ] as const)('refuses a %s value that is not text as %s, never a TypeError', async (name, reason) => {
+    // A non-text event id can never have been signed, so it fails as any other wrong id does.
+    for (const value of [42, timestamp, 0, true, false, {}, { value: id }, [7], [['a']], ['x', 1], [null]]) {
+      const headers = { ...valid(), [name]: value } as never;
+      expect((await failure(body, headers, secret, { now })).reason).toBe(reason);
+      const polyfilled = {
+        get: (key: string) => (key === name ? value : valid()[key]),
+      } as unknown as Headers;
+      expect((await failure(body, polyfilled, secret, { now })).reason).toBe(reason);
+    }
+  });
+
+  it.each(['parley-event-id', 'parley-timestamp', 'parley-signature'])(
+    'refuses a null, undefined or empty %s as missing_header, naming it',
+    async (name) => {
+      for (const value of [null, undefined, '', [], ['']]) {
+        for (const key of [name, name.toUpperCase()]) {
+          const headers: Record<string, unknown> = valid();
+          delete headers[name];
+          headers[key] = value;
+          const { reason, message } = await failure(body, headers as never, secret, { now });
+          expect(reason).toBe('missing_header');
+          expect(message).toBe(`Missing header ${name}`);
+        }
+      }
+    },
+  );
+
+  it('refuses headers that are null or not an object as missing_header', async () => {
+    for (const headers of [null, undefined, 42, 'parley-event-id', true, [], [valid()]]) {
+      const { reason, message } = await failure(body, headers as never, secret, { now });
+      expect(reason).toBe('missing_header');
+      expect(message).toBe('Missing header parley-event-id, parley-timestamp, parley-signature');
+    }
+  });
+
+  it('refuses a payload that is not a raw body as invalid_payload', async () => {
+    for (const payload of [
+      42,
+      null,
+      undefined,
+      true,
+      {},
+      [],
+      new Uint16Array(4),
+      new DataView(new ArrayBuffer(4)),
+    ]) {
+      expect((await failure(payload as never, valid(), secret, { now })).reason).toBe('invalid_payload');
+    }
+  });
+
+  it('refuses a signed body with invalid UTF-8 inside valid JSON as invalid_payload', async () => {
+    // 0xff can never occur in UTF-8; a lenient decoder would turn it into U+FFFD and accept.
+    const [before, after] = body.split('ça');
+    const bytes = Buffer.concat([Buffer.from(before!), Buffer.from([0xff]), Buffer.from(`ça${after}`)]);
+    expect(JSON.parse(new TextDecoder().decode(bytes)).data.message).toContain('\ufffdça');
+    const headers = headersFor(`v1=${sign(secret, bytes)}`);
+    for (const payload of [
+      bytes,
+      new Uint8Array(bytes),
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+    ]) {
+      const { reason, message } = await failure(payload, headers, secret, { now });
+      expect(reason).toBe('invalid_payload');
+      expect(message).toBe('Body is not a JSON event');
+    }
+  });
+
+  it('refuses a secret list with any unusable member, holes included, as a TypeError', async () => {
+    // Holes: every() skips them, and one must not reach the HMAC as an undefined secret.
+    const leadingHole: string[] = [];
+    leadingHole[1] = secret;
+    const middleHole = [secret];
+    middleHole[2] = oldSecret;
+    for (const badSecret of [
+      [secret, ''],
+      [secret, 42],
+      [secret, null],
+      leadingHole,
+      middleHole,
+      42,
+      null,
+      {},
+      new String(secret),
+    ]) {
+      expect(await callerError(body, valid(), badSecret as never, { now })).toBe(
+        'verifyWebhook: missing whsec_ secret',
+      );
+    }
+    expect((await verify(body, valid(), [oldSecret, secret], { now })).id).toBe(id);
   });
 });
 

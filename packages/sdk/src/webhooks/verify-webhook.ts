@@ -50,11 +50,14 @@ export function verifyWebhook(
     const id = readHeader(headers, WEBHOOK_HEADERS.id);
     const timestamp = readHeader(headers, WEBHOOK_HEADERS.timestamp);
     const signature = readHeader(headers, WEBHOOK_HEADERS.signature);
-    if (!id || !timestamp || !signature) {
-      const missing = Object.values(WEBHOOK_HEADERS).filter((name) => !readHeader(headers, name));
+    if (id === undefined || timestamp === undefined || signature === undefined) {
+      const missing = Object.values(WEBHOOK_HEADERS).filter(
+        (name) => readHeader(headers, name) === undefined,
+      );
       throw new Refused('missing_header', `Missing header ${missing.join(', ')}`);
     }
-    if (!/^\d{1,12}$/.test(timestamp)) {
+    // A value that is not text (null) fails each header's own check below, never a TypeError.
+    if (timestamp === null || !/^\d{1,12}$/.test(timestamp)) {
       throw new Refused('invalid_timestamp', `${WEBHOOK_HEADERS.timestamp} is not unix seconds`);
     }
     const skew = Math.floor(+now / 1000) - +timestamp;
@@ -65,10 +68,13 @@ export function verifyWebhook(
         `Timestamp ${skew > 0 ? 'too old' : 'in the future'} by ${Math.abs(skew)} s (tolerance ${toleranceSeconds} s): a replay or a wrong clock`,
       );
     }
-    const candidates = parseSignatureHeader(signature);
+    const candidates = signature === null ? 'not text' : parseSignatureHeader(signature);
     if (typeof candidates === 'string') {
       throw new Refused('invalid_signature_header', `Bad ${WEBHOOK_HEADERS.signature}: ${candidates}`);
     }
+    // An id that is not text was never signed: refused as any other wrong id is.
+    if (id === null)
+      throw new Refused('signature_mismatch', `Signature mismatch: ${WEBHOOK_HEADERS.id} is not text`);
     const matched = signatureMatches(secrets, `${id}.${timestamp}.`, body, candidates);
     const accept = (isMatch: boolean) => acceptedEvent(isMatch, secrets, body, id);
     // The node implementation answers synchronously, the Web Crypto one with a promise.
