@@ -142,9 +142,11 @@ async function timedOutAttempts(controlUrl: string, endpointId: string): Promise
   const found: Attempt[] = [];
   let cursor: string | null = null;
   do {
-    const query = `endpoint_id=${endpointId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
-    const page = await (await fetch(`${controlUrl}/deliveries?${query}`)).json();
-    for (const delivery of page.data as { attempts: Attempt[] }[]) {
+    const query: string = `endpoint_id=${endpointId}&limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+    const page: { data: { attempts: Attempt[] }[]; next_cursor: string | null } = await (
+      await fetch(`${controlUrl}/deliveries?${query}`)
+    ).json();
+    for (const delivery of page.data) {
       found.push(...delivery.attempts.filter((attempt) => attempt.error?.startsWith('no answer within')));
     }
     cursor = page.next_cursor;
