@@ -22,7 +22,8 @@ function workspaceClosure(folder, seen = new Set()) {
   seen.add(folder);
   const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
   for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
-    if (String(range).startsWith('workspace:')) workspaceClosure(`packages/${name.replace('@parley/', '')}`, seen);
+    if (String(range).startsWith('workspace:'))
+      workspaceClosure(`packages/${name.replace('@parley/', '')}`, seen);
   }
   return seen;
 }
@@ -57,7 +58,10 @@ const stale = [...workspaceClosure(packageFolder)].filter(
 if (stale.length > 0) {
   const filter = JSON.parse(readFileSync(join(root, packageFolder, 'package.json'), 'utf8')).name;
   try {
-    execFileSync('pnpm', ['--silent', '--filter', `${filter}...`, 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('pnpm', ['--silent', '--filter', `${filter}...`, 'build'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (error) {
     console.error(`could not build ${stale.join(', ')}:\n${error.stderr ?? error.message}`);
     process.exit(1);

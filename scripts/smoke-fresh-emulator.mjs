@@ -20,7 +20,10 @@ child.stdout.on('data', async (chunk) => {
   child.removeListener('exit', exitedEarly);
   clearTimeout(timer);
   const { control_url: controlUrl } = JSON.parse(line);
-  const health = await fetch(`${controlUrl}/health`).then((response) => response.json(), (error) => fail(error.message));
+  const health = await fetch(`${controlUrl}/health`).then(
+    (response) => response.json(),
+    (error) => fail(error.message),
+  );
   if (health?.ok !== true) fail(`health answered ${JSON.stringify(health)}`);
   const { base_url: baseUrl, sandbox_key: apiKey } = JSON.parse(line);
   const status = spawnSync('pnpm', ['--silent', 'parley', 'status', '--json'], {
