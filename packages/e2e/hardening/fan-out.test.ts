@@ -34,7 +34,7 @@ describe('deliveries under load', () => {
     const healthy = await startBehavingReceiver(() => ({ answer: 204 }));
     const slow = await startBehavingReceiver(() => ({ answer: 200, afterMs: 5 }));
     const failing = await startBehavingReceiver((attempt) => ({ answer: attempt < 3 ? 500 : 200 }));
-    const hanging = await startBehavingReceiver((attempt, _id, arrival) =>
+    const hanging = await startBehavingReceiver((_attempt, _id, arrival) =>
       arrival <= HANGS ? 'hang' : { answer: 200 },
     );
     const resetting = await startBehavingReceiver((attempt) => (attempt === 1 ? 'reset' : { answer: 200 }));
