@@ -1,6 +1,7 @@
 import { confirm, input as inputPrompt, Separator, select as selectPrompt } from '@inquirer/prompts';
 import type { Connection, Template } from '@parley/sdk';
 import type { ApiSession } from '../../client/api-session';
+import { allTemplates } from '../../client/connection-templates';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
 import { validPhone, validText } from './_prompt-rules';
@@ -30,9 +31,11 @@ export async function completeDraft(
   const next: SendDraft = { ...draft, variables: [...draft.variables] };
   let connection: Connection | undefined;
   if (!next.connection) {
-    const connections = await api.call(
-      async (client) => (await client.connections.list({ limit: 100 })).data,
-    );
+    const connections = await api.call(async (client) => {
+      const all: Connection[] = [];
+      for await (const candidate of client.connections.list({ limit: 100 })) all.push(candidate);
+      return all;
+    });
     connection = await select(
       {
         message: 'Connection',
@@ -50,7 +53,7 @@ export async function completeDraft(
   }
   let template: Template | undefined;
   if (next.template === undefined && next.text === undefined) {
-    const templates = await templatesOf(api, next.connection);
+    const templates = await allTemplates(api, next.connection);
     const choice = await select<Template | typeof TEXT_CHOICE>(
       {
         message: 'Template',
@@ -111,10 +114,6 @@ function counting<Prompt extends (...args: never[]) => unknown>(prompt: Prompt, 
   }) as Prompt;
 }
 
-function templatesOf(api: ApiSession, connectionId: string): Promise<Template[]> {
-  return api.call(async (client) => (await client.connections.listTemplates(connectionId)).data);
-}
-
 /** The template named by --template (and --language): asks for the language when it is ambiguous. */
 async function namedTemplate(
   api: ApiSession,
@@ -122,7 +121,7 @@ async function namedTemplate(
   select: typeof selectPrompt,
   promptContext: { output: NodeJS.WritableStream; signal: AbortSignal },
 ): Promise<Template> {
-  const matches = (await templatesOf(api, draft.connection!)).filter(
+  const matches = (await allTemplates(api, draft.connection!)).filter(
     (candidate) =>
       candidate.name === draft.template && (!draft.language || candidate.language === draft.language),
   );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message, SendMessageParams } from '@parley/sdk';
 import { type ApiSession, openApiSession } from '../../client/api-session';
+import { allTemplates } from '../../client/connection-templates';
 import { FOLLOW_STATUSES, followMessage } from '../../client/follow-message';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
@@ -107,8 +108,8 @@ function waitStatus(wait: SendOptions['wait']): (typeof FOLLOW_STATUSES)[number]
 
 /** Without --language, the template's language when the connection has it in exactly one. */
 async function onlyLanguage(api: ApiSession, draft: SendDraft): Promise<string> {
-  const page = await api.call((client) => client.connections.listTemplates(draft.connection!));
-  const languages = page.data.filter((template) => template.name === draft.template).map((t) => t.language);
+  const templates = await allTemplates(api, draft.connection!);
+  const languages = templates.filter((template) => template.name === draft.template).map((t) => t.language);
   if (languages.length === 1) return languages[0]!;
   if (languages.length === 0) {
     throw usageError(

@@ -1,5 +1,6 @@
 import type { Template } from '@parley/sdk';
 import { openApiSession } from '../../client/api-session';
+import { allTemplates } from '../../client/connection-templates';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
@@ -11,12 +12,10 @@ export interface TemplatesOptions extends ClientOptions {
   connection: string;
 }
 
-/** `GET /v1/connections/{id}/templates`: the templates a connection can send. */
+/** `GET /v1/connections/{id}/templates`, every page: the templates a connection can send. */
 export async function listTemplates(options: TemplatesOptions, context: CommandContext): Promise<Template[]> {
   if (!options.connection) throw usageError('missing --connection: see `parley connections list` for ids');
-  const api = await openApiSession(options, context);
-  const page = await api.call((client) => client.connections.listTemplates(options.connection));
-  return page.data;
+  return allTemplates(await openApiSession(options, context), options.connection);
 }
 
 /** The human view: name, language, category, variable count and the body. */
