@@ -8,6 +8,7 @@ import {
   SANDBOX_DISCONNECTED_CONNECTION_ID,
 } from '@parley/emulator';
 import {
+  APIUserAbortError,
   AuthenticationError,
   ConflictError,
   MessageFailedError,
@@ -21,7 +22,7 @@ import {
   WaitForTimeoutError,
 } from '@parley/sdk';
 import { verifyWebhook } from '@parley/sdk/webhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Every SDK call against the real emulator, in process, on a frozen clock: no port, no sleeping.
 const BASE_URL = 'http://127.0.0.1:4010/v1';
@@ -125,6 +126,41 @@ describe('every resource', () => {
     await emulator.clock.advance(2_000);
     await emulator.clock.advance(3_000);
     expect((await waiting).status).toBe('delivered');
+  });
+
+  it('messages.waitFor tells onStatus each status as the clock moves, and stops at once on its signal', async () => {
+    const parley = client();
+    const sent = await parley.messages.send(text());
+    const statuses: string[] = [];
+    const waiting = parley.messages.waitFor(sent.id, {
+      until: 'delivered',
+      timeout: 10_000,
+      pollInterval: 5,
+      onStatus: (seen) => statuses.push(seen.status),
+    });
+    await vi.waitFor(() => expect(statuses).toEqual(['queued']));
+    await emulator.clock.advance(2_000);
+    await vi.waitFor(() => expect(statuses).toEqual(['queued', 'sent']));
+    await emulator.clock.advance(3_000);
+    expect((await waiting).status).toBe('delivered');
+    expect(statuses).toEqual(['queued', 'sent', 'delivered']);
+
+    const controller = new AbortController();
+    let polls = 0;
+    const error = await failure(
+      parley.messages.waitFor((await parley.messages.send(text())).id, {
+        until: 'delivered',
+        pollInterval: 5,
+        signal: controller.signal,
+        onPoll: () => {
+          polls += 1;
+          if (polls === 3) controller.abort(new Error('enough'));
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(((error as Error).cause as Error).message).toBe('enough');
+    expect(polls).toBe(3);
   });
 
   it('messages.waitFor throws MessageFailedError for an unreachable recipient, and times out politely', async () => {

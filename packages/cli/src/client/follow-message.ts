@@ -1,4 +1,11 @@
-import type { Message, MessageStatus, RateLimitInfo } from '@parley/sdk';
+import {
+  isAPIUserAbortError,
+  isMessageFailedError,
+  isWaitForTimeoutError,
+  type Message,
+  type MessageStatus,
+  type WaitForStatus,
+} from '@parley/sdk';
 import type { CommandContext } from '../context';
 import { EXIT, ExitError } from '../exit-error';
 import { createProgressLine } from '../output/progress-line';
@@ -26,9 +33,10 @@ export interface FollowOptions {
 }
 
 /**
- * Polls a message and keeps a live progress line (`queued → sent → delivered`) until it reaches
- * `until`. A failed message is exit 1 with its error; running out of time is exit 1 too; Ctrl-C
- * is exit 130. Polls stretch out when the rate-limit window runs low, so following never 429s.
+ * Follows a message with the SDK's `messages.waitFor` and keeps a live progress line
+ * (`queued → sent → delivered`) until it reaches `until`. A failed message is exit 1 with its
+ * error; running out of time is exit 1 too; Ctrl-C (the context's signal) is exit 130 at once,
+ * also mid-request. `waitFor` stretches its polls when the rate-limit window runs low.
  */
 export async function followMessage(
   api: ApiSession,
@@ -40,64 +48,61 @@ export async function followMessage(
   const started = Date.now();
   const trail: string[] = [first.status];
   let message = first;
-  for (;;) {
-    const line = () =>
-      `${message.id} ${trail.map((status) => colorStatus(context.style, status)).join(' → ')} ` +
-      context.style.dim(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    if (message.status === 'failed') {
-      progress.done(line());
-      const reason = message.error ? `${message.error.code}: ${message.error.message}` : 'no reason given';
-      throw new ExitError(EXIT.api, `message ${message.id} failed: ${reason}`, {
-        error: { code: 'message_failed', message: reason, request_id: null, details: { message } },
-      });
-    }
-    if (reached(message, options.until)) {
-      progress.done(line());
-      return message;
-    }
-    progress.update(line(), trail.join(' '));
-    if (Date.now() - started >= options.timeoutMs) {
-      progress.done(line());
-      throw new ExitError(
-        EXIT.api,
-        `message ${message.id} is still ${message.status} after ${options.timeoutMs / 1000} s: check later with \`parley messages get ${message.id} --watch\``,
+  const line = () =>
+    `${message.id} ${trail.map((status) => colorStatus(context.style, status)).join(' → ')} ` +
+    context.style.dim(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  // Sandbox messages end at delivered; live ones may still be read.
+  const until: WaitForStatus =
+    options.until === 'final' ? (first.livemode ? 'read' : 'delivered') : options.until;
+  // Redraws the line while the message is on its way (the spinner and the seconds move on a
+  // terminal); off a terminal the key makes it a new line only when the trail grew. The final
+  // status is left to `done`.
+  const show = (seen: Message) => {
+    message = seen;
+    if (seen.status !== 'failed' && ORDER[seen.status] < ORDER[until])
+      progress.update(line(), trail.join(' '));
+  };
+  try {
+    // What we already hold may be the answer: no call needed.
+    if (first.status === 'failed') throw failedError(first);
+    if (ORDER[first.status] < ORDER[until]) {
+      progress.update(line(), trail.join(' '));
+      message = await api.call((client) =>
+        client.messages.waitFor(first.id, {
+          until,
+          timeout: options.timeoutMs,
+          pollInterval: options.intervalMs,
+          signal: context.signal,
+          onStatus: (seen) => {
+            if (seen.status !== trail.at(-1)) trail.push(seen.status);
+            show(seen);
+          },
+          onPoll: show,
+        }),
       );
     }
-    const { data, rateLimit } = await pause(options.intervalMs, context.signal).then(() =>
-      api.call((client) => client.messages.get(message.id).withResponse()),
-    );
-    if (data.status !== message.status) trail.push(data.status);
-    message = data;
-    await pause(politeDelay(rateLimit), context.signal);
+    progress.done(line());
+    return message;
+  } catch (error) {
+    if (isAPIUserAbortError(error)) {
+      throw new ExitError(EXIT.interrupted, 'interrupted: the message is not affected');
+    }
+    progress.done(line());
+    if (isMessageFailedError(error)) throw failedError(error.failedMessage);
+    if (isWaitForTimeoutError(error)) {
+      const status = (error.lastSeen ?? message).status;
+      throw new ExitError(
+        EXIT.api,
+        `message ${message.id} is still ${status} after ${options.timeoutMs / 1000} s: check later with \`parley messages get ${message.id} --watch\``,
+      );
+    }
+    throw error;
   }
 }
 
-function reached(message: Message, until: FollowOptions['until']): boolean {
-  if (until !== 'final') return ORDER[message.status] >= ORDER[until];
-  // Sandbox messages end at delivered; live ones may still be read.
-  return (
-    message.status === 'read' ||
-    message.status === 'received' ||
-    (!message.livemode && message.status === 'delivered')
-  );
-}
-
-function politeDelay(rateLimit: RateLimitInfo | null): number {
-  if (!rateLimit || rateLimit.remaining > rateLimit.limit / 4) return 0;
-  return (rateLimit.reset * 1000) / Math.max(rateLimit.remaining, 1);
-}
-
-function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const interrupted = () => {
-      clearTimeout(timer);
-      reject(new ExitError(EXIT.interrupted, 'interrupted: the message is not affected'));
-    };
-    if (signal.aborted) return interrupted();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', interrupted);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener('abort', interrupted, { once: true });
+function failedError(message: Message): ExitError {
+  const reason = message.error ? `${message.error.code}: ${message.error.message}` : 'no reason given';
+  return new ExitError(EXIT.api, `message ${message.id} failed: ${reason}`, {
+    error: { code: 'message_failed', message: reason, request_id: null, details: { message } },
   });
 }
