@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const DOCUMENTS = [
   'README.md',
+  'packages/sdk/README.md',
+  'packages/cli/README.md',
+  'packages/emulator/README.md',
   'docs/getting-started.md',
   'docs/sdk.md',
   'docs/webhooks.md',

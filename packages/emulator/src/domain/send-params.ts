@@ -101,7 +101,7 @@ function parseTemplate(value: unknown): { name: string; language: string; variab
 
 /** Checks a template send against the connection's templates (400 `validation_error`). */
 export function checkTemplate<Available extends { name: string; language: string; variable_count: number }>(
-  template: { name: string; language: string; variables: readonly string[] },
+  template: { name: string; language: string; variables?: readonly string[] | undefined },
   available: readonly Available[],
 ): Available {
   const named = available.filter((candidate) => candidate.name === template.name);
@@ -117,11 +117,12 @@ export function checkTemplate<Available extends { name: string; language: string
       `Template ${template.name} exists in ${languages}, not ${template.language}.`,
     );
   }
-  if (template.variables.length !== match.variable_count) {
+  const given = template.variables?.length ?? 0;
+  if (given !== match.variable_count) {
     invalid(
       'template.variables',
       'wrong_count',
-      `Template ${template.name} takes exactly ${match.variable_count} variables; got ${template.variables.length}.`,
+      `Template ${template.name} takes exactly ${match.variable_count} variables; got ${given}.`,
     );
   }
   return match;

@@ -40,10 +40,13 @@ interface SendMessageBase {
   client_reference?: string;
 }
 
-/** A template send: `variables` holds exactly the template's `variable_count` strings. */
+/**
+ * A template send: `variables` holds exactly the template's `variable_count` strings, and may be
+ * left out for a template without variables (such as `hello_world`), as the API accepts.
+ */
 export interface SendTemplateMessageParams extends SendMessageBase {
   type: 'template';
-  template: { name: string; language: string; variables: string[] };
+  template: { name: string; language: string; variables?: string[] };
   text?: never;
 }
 
