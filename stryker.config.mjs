@@ -1,0 +1,75 @@
+// @ts-check
+/**
+ * StrykerJS mutation testing (docs/testing.md). `pnpm test:mutation` runs every area;
+ * `pnpm test:mutation:sdk` and `pnpm test:mutation:emulator` one each, with their own
+ * reports and sandbox, so two areas can run at the same time.
+ */
+
+/**
+ * What each area mutates (the rules and the security-relevant code, not the wiring), and the
+ * tests that must kill its mutants: the package's own, so a mutant of the SDK is not counted
+ * as killed by an emulator test that happens to import the SDK.
+ */
+export const MUTATION_AREAS = {
+  sdk: {
+    mutate: [
+      'packages/sdk/src/webhooks/**/*.ts',
+      'packages/sdk/src/core/**/*.ts',
+      'packages/sdk/src/errors/**/*.ts',
+    ],
+    testFiles: ['packages/sdk/src/**/*.test.ts'],
+  },
+  emulator: {
+    mutate: [
+      'packages/emulator/src/domain/**/*.ts',
+      'packages/emulator/src/webhooks/url-policy.ts',
+      'packages/emulator/src/webhooks/_ip-address.ts',
+    ],
+    testFiles: ['packages/emulator/src/**/*.test.ts'],
+  },
+};
+
+const notSource = ['!**/*.test.ts', '!**/*.test-d.ts', '!**/_test/**', '!**/_testing/**'];
+
+/**
+ * The Stryker options for one area, or for all of them.
+ * @param {keyof typeof MUTATION_AREAS | 'all'} area
+ * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export function mutationConfig(area) {
+  const areas = area === 'all' ? Object.values(MUTATION_AREAS) : [MUTATION_AREAS[area]];
+  return {
+    packageManager: 'pnpm',
+    // Named, since pnpm keeps them out of the core's reach for its default `@stryker-mutator/*` scan.
+    plugins: ['@stryker-mutator/vitest-runner', '@stryker-mutator/typescript-checker'],
+    testRunner: 'vitest',
+    vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+    // Each mutant runs only the tests that reached it in the dry run.
+    coverageAnalysis: 'perTest',
+    // Mutants that do not type-check are dropped before any test runs (reported as CompileError).
+    checkers: ['typescript'],
+    tsconfigFile: 'tsconfig.json',
+    mutate: [...areas.flatMap((each) => each.mutate), ...notSource],
+    testFiles: areas.flatMap((each) => each.testFiles),
+    // Not needed by the unit tests of the mutated packages: a smaller sandbox to copy.
+    ignorePatterns: ['dist', 'docs', 'examples', 'packages/cli', 'packages/e2e', 'coverage', '.parley-data'],
+    // Two cores, shared: pass `--concurrency 1` when others are running tests.
+    concurrency: 2,
+    // The SDK's timeout tests wait real (small) times; a busy machine needs some slack.
+    timeoutMS: 10_000,
+    tempDirName: `.stryker-tmp/${area}`,
+    reporters: ['html', 'json', 'clear-text', 'progress'],
+    htmlReporter: { fileName: `reports/mutation/${area}/index.html` },
+    jsonReporter: { fileName: `reports/mutation/${area}/mutation.json` },
+    clearTextReporter: {
+      allowEmojis: false,
+      logTests: false,
+      reportScoreTable: true,
+      reportMutants: false,
+      reportTests: false,
+    },
+    thresholds: { high: 90, low: 80, break: null },
+  };
+}
+
+export default mutationConfig('all');
