@@ -9,7 +9,7 @@ export interface KeyRecord {
   application_id: string;
   /** Lowercase hex SHA-256 of the full key. */
   hash: string;
-  /** The first characters of the key, safe to display (`prl_sandbox_AbC…`). */
+  /** The first characters of the key, safe to display (`prl_sandbox_AbCd…`: 4 of the 32 secret characters). */
   prefix: string;
   scopes: string[];
   created_at: string;
@@ -33,7 +33,7 @@ export function keyEnvironment(key: string): Environment | undefined {
   return match ? (match[1] as Environment) : undefined;
 }
 
-/** The displayable start of a key. */
+/** The displayable start of a key: `prl_<environment>_` and the first 4 of its 32 secret characters. */
 export function keyPrefix(key: string): string {
   return key.slice(0, key.indexOf('_', 4) + 5);
 }
@@ -59,7 +59,11 @@ export function requireScope(key: KeyRecord, scope: Scope): void {
   }
 }
 
-/** Validates the `scopes` of a key creation: an array of 1–100-character strings, no duplicates. */
+/**
+ * Validates the `scopes` of a key creation: absent means every scope; else an array of at most 50
+ * strings of 1–100 characters. Duplicates are dropped; names this API does not implement are kept
+ * (spec 5.3 leaves the list open; `capabilities` shows only the implemented ones).
+ */
 export function parseScopes(value: unknown): string[] {
   if (value === undefined) return [...SCOPES];
   if (!Array.isArray(value) || value.length > 50) {
