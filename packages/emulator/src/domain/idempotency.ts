@@ -8,9 +8,13 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-/** Checks the `Idempotency-Key` header: present (400 `idempotency_key_required`), 1–255 printable ASCII. */
+/**
+ * Checks the `Idempotency-Key` header: present (else 400 `idempotency_key_required`), and 1–255
+ * printable ASCII (else 400 `validation_error`). An empty header is present but malformed, as
+ * docs/openapi.yaml's `minLength: 1` says: the caller sent the header and gets told its rule.
+ */
 export function parseIdempotencyKey(header: string | null): string {
-  if (header === null || header === '') {
+  if (header === null) {
     throw new DomainError(
       'idempotency_key_required',
       'POST /v1/messages needs an Idempotency-Key header: a unique string per send, reused only to retry it.',
