@@ -6,6 +6,7 @@ import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhook
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
 import * as live from './live-operations';
+import { type StateCounts, stateCounts } from './state-counts';
 import { usage } from './usage';
 
 /** What the control object needs from the running emulator. */
@@ -23,7 +24,7 @@ export interface ControlRuntime {
 /** The control API (DESIGN §4) as functions: the HTTP routes under `/_emulator` call exactly these. */
 export interface EmulatorControl {
   /** `persistence` only with a data dir: whether it can be written. */
-  health(): { ok: true; version: string; persistence?: PersistenceHealth };
+  health(): { ok: true; version: string; counts: StateCounts; persistence?: PersistenceHealth };
   reset(): Promise<{ ok: true }>;
   getClock(): { now: string; mode: 'real' | 'frozen' };
   advanceClock(ms: number): Promise<{ now: string }>;
@@ -43,7 +44,7 @@ export interface EmulatorControl {
   revokeKey(id: string): Promise<void>;
   createEndpoint(
     applicationId: string,
-    input: { url: string; events: string[]; active?: boolean },
+    input: { url: string; events: string[]; active?: boolean; secret?: string },
   ): Promise<EndpointView & { secret: string }>;
   listEndpoints(applicationId?: string): EndpointView[];
   updateEndpoint(id: string, input: { active?: boolean; events?: string[] }): Promise<EndpointView>;
@@ -75,7 +76,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
   };
   return {
     health: () => {
-      const health = { ok: true as const, version: runtime.version };
+      const health = { ok: true as const, version: runtime.version, counts: stateCounts(core()) };
       // The emulator still serves (ok stays true); the data dir's state is said next to it.
       return core().durable ? { ...health, persistence: core().persistenceHealth() } : health;
     },

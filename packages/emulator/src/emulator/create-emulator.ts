@@ -49,6 +49,8 @@ export interface Emulator {
   readonly control: EmulatorControl;
   /** Resolves once the seed and persisted state are loaded (`fetch` waits for it by itself). */
   readonly ready: Promise<void>;
+  /** True when the state came from `dataDir` (a previous run), in which case no seed was applied. */
+  readonly restored: boolean;
   /** Runs every job already due and resolves when no webhook delivery attempt is in flight. */
   idle(): Promise<void>;
   /** Persists (with a data dir), stops every timer and aborts in-flight deliveries. */
@@ -133,6 +135,7 @@ export function assembleEmulator(
     clock: timeline.clock,
     control,
     ready: readyPromise,
+    restored: loaded !== undefined,
     idle: async () => {
       await readyPromise;
       // Jobs already due (first delivery attempts) run now, then in-flight attempts finish.

@@ -22,7 +22,11 @@ async function receiver(status: number): Promise<string> {
 describe('control API (DESIGN §4)', () => {
   test('health and clock', async () => {
     const { call } = testEmulator();
-    expect((await call('GET', '/_emulator/health')).body).toEqual({ ok: true, version: expect.any(String) });
+    expect((await call('GET', '/_emulator/health')).body).toEqual({
+      ok: true,
+      version: expect.any(String),
+      counts: { workspaces: 1, applications: 1, keys: 1, endpoints: 0, messages: 0, pending_deliveries: 0 },
+    });
     expect((await call('GET', '/_emulator/clock')).body).toEqual({
       now: new Date(T0).toISOString(),
       mode: 'frozen',

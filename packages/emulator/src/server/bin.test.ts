@@ -25,6 +25,8 @@ describe('parley-emulator bin', () => {
       console_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
       control_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_emulator$/),
       sandbox_key: 'prl_sandbox_parleyEmulatorDefaultSandboxKey1',
+      seeded: null,
+      restored: null,
     });
     const status = await fetch(`${ready.base_url}/status`, {
       headers: { authorization: `Bearer ${ready.sandbox_key}` },

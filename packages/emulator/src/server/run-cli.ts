@@ -1,6 +1,7 @@
 import { EMULATOR_VERSION } from '../emulator/version';
 import { DataDirError, PersistenceError } from '../store/data-dir-errors';
 import { SeedError } from '../store/parse-seed';
+import { startSummary, summaryLines } from './_start-summary';
 import { parseCliFlags, USAGE, UsageError } from './cli-flags';
 import { type EmulatorServer, startEmulatorServer } from './start-server';
 
@@ -58,6 +59,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.err(`parley-emulator: ${seedProblem ? '' : 'could not start: '}${(error as Error).message}`);
     return seedProblem ? 2 : 1;
   }
+  const summary = startSummary(server, options.seed);
   if (flags.json) {
     io.out(
       JSON.stringify({
@@ -66,6 +68,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         console_url: server.consoleUrl,
         control_url: server.controlUrl,
         sandbox_key: server.sandboxKey,
+        // Added after the first four: readers of the original fields are unaffected.
+        seeded: summary.seeded,
+        restored: summary.restored,
       }),
     );
   } else {
@@ -81,6 +86,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.out(`  Control API   ${server.controlUrl}`);
     io.out(`  Sandbox key   ${server.sandboxKey}`);
     io.out(`  ${settings}`);
+    for (const line of summaryLines(summary, { seedFile: flags.seedFile, dataDir: options.dataDir })) {
+      io.out(line);
+    }
     io.out(`Parley emulator ready on ${server.url} (Ctrl+C to stop)`);
   }
   return server;

@@ -38,12 +38,9 @@ export async function applySeed(core: EmulatorCore, seed: SeedFile): Promise<voi
         await seedStep(`${path}.keys[${index}].key`, () => addKey(core, app, key.key, key.scopes ?? []));
       }
       for (const [index, endpoint] of (seeded.endpoints ?? []).entries()) {
-        const { secret, ...input } = endpoint;
-        const created = await seedStep(`${path}.endpoints[${index}].url`, () =>
-          core.webhooks.createEndpoint(app.id, input),
+        await seedStep(`${path}.endpoints[${index}].url`, () =>
+          core.webhooks.createEndpoint(app.id, endpoint),
         );
-        const record = core.state.webhooks.endpoints[created.id];
-        if (record && secret) record.secret = secret;
       }
       for (const { templates, ...connection } of seeded.connections ?? []) {
         const record = createLiveConnection(app, connection, now);

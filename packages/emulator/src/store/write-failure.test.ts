@@ -58,6 +58,7 @@ describe('a data dir that cannot be written (full disk)', () => {
     expect((await call('GET', '/_emulator/health')).body).toEqual({
       ok: true,
       version: expect.any(String),
+      counts: expect.any(Object),
       persistence: { ok: false, error: `cannot write to ${dir}: no space left on device (ENOSPC)` },
     });
     const lines = logged.mock.calls.map((args) => args.join(' '));

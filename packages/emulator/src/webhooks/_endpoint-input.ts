@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
+import { SIGNING_SECRET_PATTERN } from './signing-secret';
 
 function invalid(field: string, reason: string, message: string): never {
   throw new DomainError('validation_error', message, { field, reason });
@@ -38,14 +39,32 @@ function parseActive(value: unknown): boolean | undefined {
   return value;
 }
 
-/** The fields of `POST /_emulator/applications/{id}/endpoints`; the URL is checked by the policy. */
+// A chosen secret lets a receiver keep its PARLEY_WEBHOOK_SECRET across endpoints (`parley listen`).
+function parseSecret(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !SIGNING_SECRET_PATTERN.test(value)) {
+    return invalid('secret', 'invalid_format', 'secret must be whsec_ followed by 32 letters or digits.');
+  }
+  return value;
+}
+
+/**
+ * The fields of `POST /_emulator/applications/{id}/endpoints`; the URL is checked by the policy.
+ * `secret` is optional: one is generated when absent.
+ */
 export function parseCreateEndpointInput(input: unknown): {
   url: unknown;
   events: WebhookEventType[];
   active: boolean;
+  secret: string | undefined;
 } {
   const body = asObject(input);
-  return { url: body.url, events: parseEvents(body.events), active: parseActive(body.active) ?? true };
+  return {
+    url: body.url,
+    events: parseEvents(body.events),
+    active: parseActive(body.active) ?? true,
+    secret: parseSecret(body.secret),
+  };
 }
 
 /** The fields of `PATCH /_emulator/endpoints/{id}`: `active` and `events`, both optional. */

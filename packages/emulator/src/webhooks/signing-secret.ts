@@ -6,6 +6,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** How long the replaced secret keeps signing after a rotation (spec 6.4, spec 8). */
 export const PREVIOUS_SECRET_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
+/** The shape of a signing secret (DESIGN §2): `whsec_` + 32 base62 characters. */
+export const SIGNING_SECRET_PATTERN = /^whsec_[A-Za-z0-9]{32}$/;
+
 /** A new endpoint signing secret: `whsec_` + 32 base62 characters (DESIGN §2). */
 export function generateSigningSecret(): string {
   let secret = 'whsec_';

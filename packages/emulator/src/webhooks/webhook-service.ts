@@ -76,7 +76,7 @@ export class WebhookService {
       events: fields.events,
       active: fields.active,
       created_at: formatTimestamp(this.#deps.clock.now()),
-      secret: generateSigningSecret(),
+      secret: fields.secret ?? generateSigningSecret(),
       previous_secret: null,
     };
     this.#deps.getState().endpoints[endpoint.id] = endpoint;
