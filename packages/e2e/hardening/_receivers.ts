@@ -16,6 +16,8 @@ export interface BehavingReceiver {
   attempts: Map<string, number>;
   /** Event ids answered with a 2xx, with the body and headers of that attempt. */
   delivered: Map<string, { body: string; headers: IncomingHttpHeaders }>;
+  /** For each attempt left hanging: real milliseconds until the sender gave up and closed it. */
+  abandonedAfterMs: number[];
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startBehavingReceiver(
   const delivered: BehavingReceiver['delivered'] = new Map();
   let arrivals = 0;
   const hanging = new Set<ServerResponse>();
+  const abandonedAfterMs: number[] = [];
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,7 +39,13 @@ export async function startBehavingReceiver(
       attempts.set(eventId, attempt);
       const behaviour = behave(attempt, eventId, ++arrivals);
       if (behaviour === 'reset') return void request.socket.destroy();
-      if (behaviour === 'hang') return void hanging.add(response);
+      if (behaviour === 'hang') {
+        const since = performance.now();
+        response.on('close', () => {
+          if (hanging.delete(response)) abandonedAfterMs.push(performance.now() - since);
+        });
+        return void hanging.add(response);
+      }
       const finish = () => {
         if (behaviour.answer >= 200 && behaviour.answer < 300)
           delivered.set(eventId, { body: Buffer.concat(chunks).toString(), headers: request.headers });
@@ -52,9 +61,13 @@ export async function startBehavingReceiver(
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     attempts,
     delivered,
+    abandonedAfterMs,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const response of hanging) response.destroy();
+        for (const response of [...hanging]) {
+          hanging.delete(response);
+          response.destroy();
+        }
         server.closeAllConnections();
         server.close(() => resolve());
       }),

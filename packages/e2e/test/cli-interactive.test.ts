@@ -97,7 +97,7 @@ describe('interactive parley send (tmux)', () => {
     await waitForScreen('To (international format');
     keys('-l', '0612');
     keys('Enter');
-    await waitForScreen('a + followed by 7 to 15 digits');
+    await waitForScreen('a + followed by 8 to 15 digits');
     keys('BSpace', 'BSpace', 'BSpace', 'BSpace');
     keys('-l', '+33612345678');
     keys('Enter');
