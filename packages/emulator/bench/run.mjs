@@ -104,6 +104,26 @@ await fetch(`${memoryRun.ready.control_url}/clock/advance`, {
   body: '{"ms":10000}',
 });
 const events = await (await fetch(`${memoryRun.ready.control_url}/messages?limit=1`)).json();
+// 5. Message history with every message in state: a page of the newest (what the console polls)
+// against the cheapest control call of the same process. It pages from an index, never a scan.
+const timed = async (path) => {
+  const samples = [];
+  for (let run = 0; run < 31; run++) {
+    const started = performance.now();
+    await (await fetch(`${memoryRun.ready.control_url}${path}`)).arrayBuffer();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+};
+const historyMs = await timed('/messages?limit=20');
+const healthMs = await timed('/health');
+row(
+  `GET /_emulator/messages at ${MESSAGES / 1000}k messages, median ms`,
+  fixed(historyMs, 2),
+  fixed(healthMs, 2),
+  fixed(historyMs / healthMs, 2),
+  'no scan (was 51 ms at 80k)',
+);
 const ourRss = rssOf(memoryRun.child.pid);
 await stop(memoryRun.child);
 const bareMemory = await startServer([BARE]);
