@@ -71,6 +71,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
   });
 
   const status = () => page.locator('#status-message');
+  const view = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click();
   const advance = async (label: string) => {
     await page.getByRole('button', { name: label, exact: true }).click();
     await status().filter({ hasText: 'Clock advanced' }).waitFor();
@@ -92,6 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
     const selected = await page.locator('#app-select option:checked').textContent();
     expect(selected).toBe('Console test app (sandbox)');
 
+    await view('Applications and keys');
     expect(await page.locator('#key-agreement-field').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Create key' }).click();
     const keyValue = page.locator('#key-secret code[data-secret]');
@@ -107,6 +109,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
     expect(await page.content()).not.toContain(key);
     expect(await page.locator('#usage-list code').first().textContent()).toMatch(/^prl_sandbox_/);
 
+    await view('Endpoints');
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secretValue = page.locator('#endpoint-secret code[data-secret]');
@@ -122,6 +125,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
       .waitFor();
     const eventId = /evt_[0-9a-f]{32}/.exec((await status().textContent()) ?? '')![0];
     await advance('+1 s');
+    await view('Webhook deliveries');
     await page
       .locator('#delivery-list tr', { hasText: eventId })
       .locator('.badge', { hasText: 'delivered' })
@@ -138,6 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
       type: 'text',
       text: 'Bonjour from the console test',
     });
+    await view('Messages');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const messageRow = page.locator(`#message-list tr[data-message-id="${message.id}"]`);
     await messageRow.locator('.badge', { hasText: 'queued' }).waitFor();
@@ -145,6 +150,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
     await messageRow.locator('.badge', { hasText: 'delivered' }).waitFor();
 
     // Revoking the key from the console: the confirmation is accepted, then the key is refused.
+    await view('Applications and keys');
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: /^Revoke key prl_sandbox_/ }).click();
     await status().filter({ hasText: 'Key revoked.' }).waitFor();
@@ -161,6 +167,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
     await page.getByLabel('Environment').selectOption('live');
     await page.getByRole('button', { name: 'Create application' }).click();
     await status().filter({ hasText: 'Live console app (live) created.' }).waitFor();
+    await view('Applications and keys');
 
     const agreement = page.getByLabel(/I accept the developer agreement/);
     expect(await agreement.isVisible()).toBe(true);
@@ -172,6 +179,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
       /^prl_live_[0-9A-Za-z]{32}$/,
     );
 
+    await view('Endpoints');
     await page.getByLabel('URL').fill('http://10.0.0.1:8080/hooks');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     await page.getByRole('alert').filter({ hasText: 'invalid_url' }).waitFor();
@@ -189,6 +197,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
       await server.emulator.clock.advance(6 * 60 * 60 * 1000);
       await server.emulator.idle();
     }
+    await view('Webhook deliveries');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const failedRow = page.locator('#delivery-list tr', { hasText: eventId }).filter({ hasText: 'failed' });
     await failedRow.waitFor();

@@ -116,8 +116,8 @@ export function assembleEmulator(
   const control = createControl(runtime);
   const app = createHttpApp(() => core, control, {
     renderConsole: async () => {
-      const { renderConsolePage, consoleHeaders } = await import('../console/console-page');
-      return { html: renderConsolePage(), headers: consoleHeaders() };
+      const { renderConsolePage } = await import('../console/console-page');
+      return renderConsolePage();
     },
   });
   let ready = false;

@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type Announcement, Announcer } from './announcer';
+import { api } from './api';
+import { ApplicationBar } from './application-bar';
+import { ClockControls } from './clock-controls';
+import type { ConsoleConfig } from './console-config';
+import { type Action, ConsoleContext, type ConsoleState } from './console-context';
+import type { Application, ClockView, List } from './control-types';
+import { errorText } from './format';
+import { routeHref, useRoute, VIEWS } from './route';
+import { CurrentView } from './views';
+
+/** The whole console: header (clock, refresh, reset), application bar, navigation and one view. */
+export function App({ config }: { config: ConsoleConfig }) {
+  const [route, navigate] = useRoute();
+  const [apps, setApps] = useState<Application[]>([]);
+  const [clock, setClock] = useState<ClockView>();
+  const [announcement, setAnnouncement] = useState<Announcement>({ status: '', error: '' });
+  const loaders = useRef(new Set<() => Promise<void>>());
+  const app = apps.find((candidate) => candidate.id === route.app) ?? apps[0] ?? null;
+
+  const announce = useCallback((text: string, isError = false) => {
+    setAnnouncement(isError ? { status: '', error: text } : { status: text, error: '' });
+  }, []);
+  const register = useCallback((reload: () => Promise<void>) => {
+    loaders.current.add(reload);
+    return () => loaders.current.delete(reload);
+  }, []);
+  const refresh = useCallback(async () => {
+    try {
+      const [clockView, appList] = await Promise.all([
+        api<ClockView>('GET', '/_emulator/clock'),
+        api<List<Application>>('GET', '/_emulator/applications?limit=100'),
+      ]);
+      setClock(clockView);
+      setApps(appList.data);
+      await Promise.all([...loaders.current].map((reload) => reload()));
+    } catch (error) {
+      announce(`Could not refresh: ${errorText(error)}`, true);
+    }
+  }, [announce]);
+  const act = useCallback(
+    async (action: Action) => {
+      setAnnouncement({ status: '', error: '' });
+      let message: string | undefined;
+      let failed = false;
+      try {
+        message = await action();
+      } catch (error) {
+        message = errorText(error);
+        failed = true;
+      }
+      await refresh();
+      if (message) announce(message, failed);
+    },
+    [refresh, announce],
+  );
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => {
+      if (!document.hidden) void refresh();
+    }, 2_000);
+    return () => clearInterval(timer);
+  }, [refresh]);
+  // The hash names the application shown, so a reload comes back to it. An id it already names
+  // stays: it may be one just created, not yet in the list.
+  useEffect(() => {
+    if (app && route.app === null) navigate({ app: app.id });
+  }, [app, route.app, navigate]);
+
+  const state: ConsoleState = useMemo(
+    () => ({ config, apps, app, route, navigate, act, announce, register }),
+    [config, apps, app, route, navigate, act, announce, register],
+  );
+  return (
+    <ConsoleContext.Provider value={state}>
+      <header class="top">
+        <h1>
+          Parley <span>emulator console</span>
+        </h1>
+        <ClockControls clock={clock} />
+        <div class="row">
+          <button type="button" id="refresh" onClick={() => act(async () => 'Refreshed.')}>
+            Refresh
+          </button>
+          <button type="button" id="reset" class="danger" onClick={() => act(reset)}>
+            Reset
+          </button>
+        </div>
+      </header>
+      <ApplicationBar />
+      <nav class="views" aria-label="Views">
+        {VIEWS.map((view) => (
+          <a
+            key={view.name}
+            href={routeHref({ view: view.name, app: app?.id ?? null, endpoint: null })}
+            aria-current={route.view === view.name ? 'page' : undefined}
+          >
+            {view.title}
+          </a>
+        ))}
+      </nav>
+      <main id="main">
+        {app ? (
+          <CurrentView view={route.view} app={app} />
+        ) : (
+          <p class="empty">Create an application above to begin.</p>
+        )}
+      </main>
+      <Announcer announcement={announcement} />
+    </ConsoleContext.Provider>
+  );
+}
+
+async function reset(): Promise<string> {
+  if (!confirm('Reset the emulator to its seed? Everything created since start is lost.')) return '';
+  await api('POST', '/_emulator/reset');
+  return 'Emulator reset.';
+}

@@ -1,0 +1,60 @@
+import { api } from './api';
+import { useConsole } from './console-context';
+import type { Application } from './control-types';
+
+/** The application every view shows, and the form that creates one. */
+export function ApplicationBar() {
+  const { apps, app, act, navigate } = useConsole();
+  const create = (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = new FormData(form);
+    void act(async () => {
+      const created = await api<Application>('POST', '/_emulator/applications', {
+        name: fields.get('name'),
+        environment: fields.get('environment'),
+      });
+      navigate({ app: created.id, endpoint: null });
+      form.reset();
+      return `Application ${created.name} (${created.environment}) created.`;
+    });
+  };
+  return (
+    <section class="application-bar" aria-label="Application">
+      <div class="field inline">
+        <label for="app-select">Current application</label>
+        <select
+          id="app-select"
+          value={app?.id ?? ''}
+          onChange={(event) => navigate({ app: event.currentTarget.value || null, endpoint: null })}
+        >
+          {apps.length === 0 && <option value="">No application yet</option>}
+          {apps.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name} ({option.environment})
+            </option>
+          ))}
+        </select>
+      </div>
+      <details>
+        <summary>New application</summary>
+        <form id="app-form" class="row" onSubmit={create}>
+          <div class="field">
+            <label for="app-name">Name</label>
+            <input type="text" id="app-name" name="name" required maxLength={200} />
+          </div>
+          <div class="field">
+            <label for="app-environment">Environment</label>
+            <select id="app-environment" name="environment">
+              <option value="sandbox">sandbox</option>
+              <option value="live">live</option>
+            </select>
+          </div>
+          <button type="submit" class="primary">
+            Create application
+          </button>
+        </form>
+      </details>
+    </section>
+  );
+}

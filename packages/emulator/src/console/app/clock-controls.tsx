@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { api } from './api';
+import { useConsole } from './console-context';
+import type { ClockView } from './control-types';
+import { parseDuration, when } from './format';
+
+const STEPS: readonly [number, string][] = [
+  [1_000, '1 s'],
+  [5_000, '5 s'],
+  [60_000, '1 min'],
+  [3_600_000, '1 h'],
+  [86_400_000, '24 h'],
+];
+
+/** The emulator clock: now, its mode, fixed advances and a typed duration. */
+export function ClockControls({ clock }: { clock: ClockView | undefined }) {
+  const { act } = useConsole();
+  const [typed, setTyped] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const advance = (ms: number) =>
+    act(async () => {
+      const result = await api<{ now: string }>('POST', '/_emulator/clock/advance', { ms });
+      return `Clock advanced to ${when(result.now)}.`;
+    });
+  const advanceTyped = (event: Event) => {
+    event.preventDefault();
+    const ms = parseDuration(typed);
+    setInvalid(ms === undefined);
+    if (ms !== undefined) void advance(ms).then(() => setTyped(''));
+  };
+  return (
+    <fieldset class="clock">
+      <legend class="sr-only">Emulator clock</legend>
+      <span>
+        Now:{' '}
+        <output id="clock-now" aria-live="off">
+          {clock ? when(clock.now) : '…'}
+        </output>
+      </span>
+      <span class="badge muted" id="clock-mode" title="Clock mode">
+        {clock?.mode ?? '…'}
+      </span>
+      {STEPS.map(([ms, label]) => (
+        <button type="button" key={ms} onClick={() => advance(ms)}>
+          +{label}
+        </button>
+      ))}
+      <form class="row" onSubmit={advanceTyped}>
+        <label for="advance-by" class="sr-only">
+          Advance the clock by (e.g. 90s, 2m, 1h30m)
+        </label>
+        <input
+          id="advance-by"
+          type="text"
+          size={7}
+          placeholder="1h30m"
+          value={typed}
+          aria-invalid={invalid}
+          aria-describedby={invalid ? 'advance-by-error' : undefined}
+          onInput={(event) => setTyped(event.currentTarget.value)}
+        />
+        <button type="submit">Advance</button>
+        {invalid && (
+          <span id="advance-by-error" class="field-error">
+            Type a duration such as 90s, 2m, 1h30m or 2d.
+          </span>
+        )}
+      </form>
+    </fieldset>
+  );
+}

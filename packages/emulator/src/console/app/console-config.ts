@@ -1,0 +1,13 @@
+import type { Scope, WebhookEventType } from '@parley/sdk';
+
+/** What the server tells the page at load, from the SDK's one definition of each list. */
+export interface ConsoleConfig {
+  scopes: Scope[];
+  eventTypes: WebhookEventType[];
+}
+
+/** Reads the config the server embedded in the page (a JSON script element, never executed). */
+export function readConsoleConfig(): ConsoleConfig {
+  const element = document.getElementById('console-config');
+  return JSON.parse(element?.textContent ?? '{"scopes":[],"eventTypes":[]}') as ConsoleConfig;
+}
