@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '@parley/emulator';
 import { Parley, signWebhook, type WebhookEvent } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWebhookHandler } from '../src/webhook-handler';
+import { createReceiver } from '../src/webhook-handler';
 
 let emulator: Emulator;
 let parley: Parley;
@@ -66,16 +66,18 @@ beforeEach(async () => {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/parley`,
     events: ['message.received', 'webhook.test'],
   });
-  handler = createWebhookHandler({
+  const onEvent = (event: WebhookEvent) => {
+    if (failNext > 0) {
+      failNext--;
+      throw new Error('database unavailable');
+    }
+    processed.push(event);
+  };
+  const receiver = createReceiver({
     secret: endpoint.secret,
-    onEvent: (event) => {
-      if (failNext > 0) {
-        failNext--;
-        throw new Error('database unavailable');
-      }
-      processed.push(event);
-    },
+    on: { 'message.received': onEvent, 'webhook.test': onEvent },
   });
+  handler = (request) => receiver.fetch(request);
 });
 
 afterEach(async () => {
@@ -180,8 +182,10 @@ describe('examples/web-standard-receiver', () => {
     expect(processed.map((event) => event.id)).toEqual([id]);
   });
 
-  it('refuses other methods', async () => {
+  it('refuses other methods, and answers 404 off the webhook path', async () => {
     const response = await handler(new Request('http://127.0.0.1/webhooks/parley'));
     expect(response.status).toBe(405);
+    const elsewhere = await handler(new Request('http://127.0.0.1/', { method: 'POST', body: '{}' }));
+    expect(elsewhere.status).toBe(404);
   });
 });

@@ -1,5 +1,6 @@
 // Browser bundle sizes (esbuild, minified, gzip level 9) of the built default entries with every
-// export kept, and ky alone and standardwebhooks as references measured in the same run.
+// export kept, of the webhooks entry's two main uses, and ky alone and standardwebhooks as
+// references measured in the same run.
 
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -27,6 +28,10 @@ export async function benchBundleSize() {
     '@parley/sdk (whole)': "export * from './dist/index.js';",
     '@parley/sdk { Parley } only': "export { Parley } from './dist/index.js';",
     '@parley/sdk/webhooks': "export * from './dist/webhooks.js';",
+    // Tree-shaking: a verify-only receiver does not pay for createWebhookHandler.
+    '@parley/sdk/webhooks { verifyWebhook } only': "export { verifyWebhook } from './dist/webhooks.js';",
+    '@parley/sdk/webhooks { createWebhookHandler } only':
+      "export { createWebhookHandler } from './dist/webhooks.js';",
     'standardwebhooks (reference)': "export * from 'standardwebhooks';",
   };
   const sizes = {};

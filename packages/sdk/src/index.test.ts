@@ -44,6 +44,7 @@ describe('public surface', () => {
         "WebhookVerificationError",
         "canonicalJson",
         "characterCount",
+        "createWebhookHandler",
         "isAPIError",
         "isAPIUserAbortError",
         "isAuthenticationError",
@@ -68,12 +69,13 @@ describe('public surface', () => {
     `);
   });
 
-  it('of @parley/sdk/webhooks: verification only, no client', () => {
+  it('of @parley/sdk/webhooks: verification and the receiver, no client', () => {
     expect(Object.keys(webhooks).sort()).toMatchInlineSnapshot(`
       [
         "ParleyError",
         "WEBHOOK_HEADERS",
         "WebhookVerificationError",
+        "createWebhookHandler",
         "isParleyError",
         "isWebhookVerificationError",
         "signWebhook",
@@ -85,5 +87,6 @@ describe('public surface', () => {
   it('shares the webhook functions between both entries', () => {
     expect(webhooks.verifyWebhook).toBe(sdk.verifyWebhook);
     expect(webhooks.WebhookVerificationError).toBe(sdk.WebhookVerificationError);
+    expect(webhooks.createWebhookHandler).toBe(sdk.createWebhookHandler);
   });
 });

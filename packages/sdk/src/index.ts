@@ -43,11 +43,20 @@ export { SandboxEventsResource, SandboxResource } from './resources/sandbox-even
 export { StatusResource } from './resources/status';
 export { SDK_VERSION } from './version';
 export { canonicalJson } from './webhooks/canonical-json';
+export type { WebhookHandler } from './webhooks/create-webhook-handler';
+export { createWebhookHandler } from './webhooks/create-webhook-handler';
 export { WEBHOOK_HEADERS } from './webhooks/headers';
+export type { NodeWebhookListener, NodeWebhookRequest, NodeWebhookResponse } from './webhooks/node-listener';
 export type { SignedWebhookHeaders, SignWebhookParams } from './webhooks/sign-webhook';
 export { signWebhook } from './webhooks/sign-webhook';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/verify-webhook';
 export { verifyWebhook } from './webhooks/verify-webhook';
+export type {
+  WebhookEventHandlers,
+  WebhookHandlerOptions,
+  WebhookHandlerSettings,
+} from './webhooks/webhook-handler-options';
+export type { WebhookDedupeStore, WebhookStatusStore } from './webhooks/webhook-stores';
 export type { WebhookVerificationReason } from './webhooks/webhook-verification-error';
 export { isWebhookVerificationError, WebhookVerificationError } from './webhooks/webhook-verification-error';
 export type { Environment, ListEnvelope, ListParams, Scope, Timestamp } from './wire/common';

@@ -10,10 +10,20 @@ export type {
   WebhookEventType,
   WebhookTestEvent,
 } from '../wire/event';
+export type { Message, MessageStatus } from '../wire/message';
+export type { WebhookHandler } from './create-webhook-handler';
+export { createWebhookHandler } from './create-webhook-handler';
 export { WEBHOOK_HEADERS } from './headers';
+export type { NodeWebhookListener, NodeWebhookRequest, NodeWebhookResponse } from './node-listener';
 export type { SignedWebhookHeaders, SignWebhookParams } from './sign-webhook';
 export { signWebhook } from './sign-webhook';
 export type { VerifyWebhookOptions, WebhookHeaders } from './verify-webhook';
 export { verifyWebhook } from './verify-webhook';
+export type {
+  WebhookEventHandlers,
+  WebhookHandlerOptions,
+  WebhookHandlerSettings,
+} from './webhook-handler-options';
+export type { WebhookDedupeStore, WebhookStatusStore } from './webhook-stores';
 export type { WebhookVerificationReason } from './webhook-verification-error';
 export { isWebhookVerificationError, WebhookVerificationError } from './webhook-verification-error';

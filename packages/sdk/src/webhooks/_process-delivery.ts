@@ -1,0 +1,110 @@
+import type { WebhookEvent } from '../wire/event';
+import { ExpiringMap } from './_expiring-map';
+import { queueByKey } from './_queue-by-key';
+import type { WebhookHeaders } from './_read-header';
+import { isOrderedStatus, isStaleStatus } from './_status-order';
+import { verifyWebhook } from './verify-webhook';
+import type { WebhookHandlerOptions } from './webhook-handler-options';
+import type { WebhookDedupeStore, WebhookStatusStore } from './webhook-stores';
+import { isWebhookVerificationError } from './webhook-verification-error';
+
+/** The answer to a delivery: a status, and the JSON body `{ error, message? }` when not 2xx. */
+export interface DeliveryAnswer {
+  status: number;
+  error?: string;
+  message?: string;
+}
+
+/** Reads the raw body; called only for a POST. */
+export type ReadRawBody = () => Promise<string | Uint8Array>;
+
+/** Processes one delivery and never rejects: every failure becomes an answer. */
+export type DeliveryProcessor = (
+  method: string,
+  headers: WebhookHeaders,
+  readBody: ReadRawBody,
+) => Promise<DeliveryAnswer>;
+
+// Parley retries a delivery for about 20.5 h (DESIGN §3): remembering ids and statuses for 24 h
+// covers every retry of an event, and a newer status recorded after it was sent.
+const REMEMBER_SECONDS = 86_400;
+const ACKNOWLEDGED: DeliveryAnswer = { status: 204 };
+
+/** Reports an error answered 500, through `onError` or else `console.error`. */
+export function errorReporter(
+  options: WebhookHandlerOptions,
+): (error: unknown, event?: WebhookEvent) => void {
+  return (error, event) => {
+    try {
+      if (options.onError) return options.onError(error, event);
+    } catch (loggingError) {
+      console.error(loggingError);
+    }
+    console.error(
+      event
+        ? `Parley webhook ${event.type} ${event.id} failed; answered 500, Parley will retry it:`
+        : 'Parley webhook answered 500:',
+      error,
+    );
+  };
+}
+
+/**
+ * The receiver's whole logic, shared by the web-standard handler and the Node listener: verify,
+ * skip duplicates and stale statuses, run the handler, and record what was processed only once
+ * the handler succeeded, so an event whose handler threw is processed when Parley retries it.
+ */
+export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
+  const { on, onUnhandled, dedupe = true, dropStaleStatuses = true } = options;
+  const processed: WebhookDedupeStore | false = dedupe === true ? memoryDedupeStore() : dedupe;
+  const statuses: WebhookStatusStore | false =
+    dropStaleStatuses === true ? new ExpiringMap() : dropStaleStatuses;
+  const report = errorReporter(options);
+  const oneAtATime = queueByKey();
+
+  return async (method, headers, readBody) => {
+    if (method !== 'POST') return { status: 405 };
+    let event: WebhookEvent;
+    try {
+      // A missing secret reaches verifyWebhook, whose TypeError is then answered 500 and reported:
+      // throwing at creation would break builds that import the route without its environment.
+      const secret = (options.secrets ?? options.secret)!;
+      const { toleranceSeconds } = options;
+      event = await verifyWebhook(await readBody(), headers, secret, { toleranceSeconds });
+    } catch (error) {
+      if (isWebhookVerificationError(error)) return { status: 400, error: error.reason };
+      report(error);
+      return { status: 500, error: 'internal_error' };
+    }
+    const handle = (on[event.type] ?? onUnhandled) as ((event: WebhookEvent) => unknown) | undefined;
+    if (!handle) return ACKNOWLEDGED;
+    const message = event.type === 'message.status_updated' ? event.data.message : undefined;
+    // One key per message for status events, so its statuses are handled in arrival order.
+    return oneAtATime(message?.id ?? event.id, async () => {
+      if (processed && (await processed.has(event.id))) return ACKNOWLEDGED;
+      if (message && statuses && isStaleStatus(await statuses.get(message.id), message.status)) {
+        return ACKNOWLEDGED;
+      }
+      try {
+        await handle(event);
+      } catch (error) {
+        report(error, event);
+        return { status: 500, error: 'handler_failed' };
+      }
+      if (processed) await processed.add(event.id, REMEMBER_SECONDS);
+      if (message && statuses && isOrderedStatus(message.status)) {
+        await statuses.set(message.id, message.status, REMEMBER_SECONDS);
+      }
+      return ACKNOWLEDGED;
+    }).catch((error: unknown) => {
+      // A store failed: answer 500 so Parley retries rather than lose the event.
+      report(error, event);
+      return { status: 500, error: 'internal_error' };
+    });
+  };
+}
+
+function memoryDedupeStore(): WebhookDedupeStore {
+  const ids = new ExpiringMap<true>();
+  return { has: (id) => ids.get(id) === true, add: (id, ttlSeconds) => ids.set(id, true, ttlSeconds) };
+}
