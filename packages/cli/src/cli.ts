@@ -6,6 +6,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { version } from '../package.json';
 import type { CommandModule } from './commands/command-module';
 import { EXIT } from './exit-error';
+import { CONFIG_SET_KEYS, examplesText } from './help-examples';
 
 // Node 22.1+: later chunks (commands, SDK) are compiled once and cached on disk.
 module.enableCompileCache?.();
@@ -30,6 +31,8 @@ const program = new Command('parley')
   .description('Parley messaging API from the terminal: send, inspect, trigger and listen to webhooks')
   .version(version, '-v, --version', 'print the version')
   .helpOption('-h, --help', 'show help for a command')
+  // Set before the commands are added, which copy it: every --help lists the global flags.
+  .configureHelp({ showGlobalOptions: true })
   .option('--api-key <key>', 'API key (default: PARLEY_API_KEY, then the profile)')
   .option('--base-url <url>', 'API base URL ending in /v1 (default: PARLEY_BASE_URL, then the profile)')
   .option('--profile <name>', 'saved profile to use (default: PARLEY_PROFILE, then `config use`)')
@@ -46,6 +49,7 @@ Exit codes:
   1  the API refused the call, or the check failed (message failed, signature invalid)
   2  usage error: missing or wrong arguments
   3  network or configuration error: no key or base URL, server unreachable
+  130  interrupted (Ctrl-C)
 Environment: PARLEY_API_KEY, PARLEY_BASE_URL, PARLEY_PROFILE, PARLEY_WEBHOOK_SECRET, NO_COLOR
 Docs: docs/cli.md`,
   );
@@ -113,7 +117,8 @@ program
   .description('forward emulator webhooks to your local app, verifying each signature')
   .requiredOption('--forward-to <url>', 'where to POST each delivery, e.g. http://127.0.0.1:3000/webhooks')
   .option('--events <types>', 'comma-separated event types (default: all)')
-  .option('--print-secret', 'print only the signing secret on stdout (everything else on stderr)')
+  .option('--print-secret', 'print the signing secret for --forward-to and exit (the same on every run)')
+  .option('--secret <secret>', 'sign with this whsec_… secret instead of the one saved for --forward-to')
   .action(lazy(() => import('./commands/listen/index')));
 
 const webhooks = program.command('webhooks').description('sign and verify webhook deliveries offline');
@@ -135,15 +140,32 @@ webhooks
   .option('--url <url>', 'target of the curl line', 'http://127.0.0.1:3000/webhooks')
   .action(lazy(() => import('./commands/webhooks/sign')));
 
-program
+const emulator = program
   .command('emulator')
-  .description('run the local Parley emulator')
+  .description('run the local Parley emulator, and move its clock, reset it, check it');
+emulator
   .command('start')
   .description('start the emulator (same flags as parley-emulator; --help lists them)')
   .helpOption(false)
   .allowUnknownOption()
   .allowExcessArguments()
   .action(lazy(() => import('./commands/emulator/index')));
+emulator
+  .command('clock')
+  .description("show the emulator's time and clock mode (real or frozen)")
+  .action(lazy(() => import('./commands/emulator/clock')))
+  .command('advance')
+  .description('move the emulator clock; every job that falls due runs (status steps, webhook retries)')
+  .argument('<duration>', 'a whole number and a unit: 500ms, 5s, 10m, 1h, 2d')
+  .action(lazy(() => import('./commands/emulator/advance'), ['duration']));
+emulator
+  .command('reset')
+  .description('put the emulator back to its seed state')
+  .action(lazy(() => import('./commands/emulator/reset')));
+emulator
+  .command('status')
+  .description("the emulator's health, clock and what it holds")
+  .action(lazy(() => import('./commands/emulator/status')));
 
 const config = program
   .command('config')
@@ -151,6 +173,7 @@ const config = program
 config
   .command('set')
   .description('save --api-key and/or --base-url in the profile named by --profile (default: default)')
+  .addHelpText('after', CONFIG_SET_KEYS)
   .action(lazy(() => import('./commands/config/set')));
 config
   .command('list')
@@ -161,12 +184,22 @@ config
   .description('make a profile the default')
   .argument('<name>', 'profile name')
   .action(lazy(() => import('./commands/config/use'), ['name']));
+config
+  .command('delete')
+  .description('delete a saved profile (its key, base URL and listen secrets)')
+  .argument('<name>', 'profile name')
+  .action(lazy(() => import('./commands/config/delete'), ['name']));
 
 program
   .command('completion')
   .description('print a shell completion script: parley completion bash >> ~/.bashrc')
   .addArgument(program.createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
   .action(lazy(() => import('./commands/completion/index'), ['shell']));
+
+(function addExamples(command: Command, path: string) {
+  command.addHelpText('after', examplesText(path));
+  for (const child of command.commands) addExamples(child, `${path} ${child.name()}`.trim());
+})(program, '');
 
 try {
   await program.parseAsync();

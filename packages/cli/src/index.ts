@@ -1,12 +1,21 @@
 // @parley/cli as a library: every command as a plain async function (options in, data out), for
 // scripts and tests that want the CLI's behaviour without a process. The bin is `parley`.
 export { type CompletionOptions, completion } from './commands/completion/index';
+export { type ConfigDeleteOptions, type ConfigDeleteResult, configDelete } from './commands/config/delete';
 export { configList, type ProfileSummary } from './commands/config/list';
 export { type ConfigSetOptions, type ConfigSetResult, configSet } from './commands/config/set';
 export { type ConfigUseOptions, configUse } from './commands/config/use';
 export { listConnections } from './commands/connections/index';
+export {
+  advanceEmulatorClock,
+  type ClockAdvanceOptions,
+  type ClockAdvanceResult,
+} from './commands/emulator/advance';
+export { emulatorClock } from './commands/emulator/clock';
 export { type EmulatorStartOptions, startEmulator } from './commands/emulator/index';
-export { type ListenOptions, type ListenSummary, listen } from './commands/listen/index';
+export { type EmulatorResetResult, resetEmulator } from './commands/emulator/reset';
+export { type EmulatorStatus, emulatorStatus } from './commands/emulator/status';
+export { type ListenOptions, type ListenSummary, listen, type PrintedSecret } from './commands/listen/index';
 export { getMessage, type MessagesGetOptions } from './commands/messages/index';
 export { type SendOptions, send } from './commands/send/index';
 export { type StatusResult, status } from './commands/status/index';

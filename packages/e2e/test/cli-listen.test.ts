@@ -1,7 +1,10 @@
 // `parley listen --forward-to` end to end: emulator → built CLI → a local app that verifies
 // every delivery with the SDK's verifyWebhook.
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
 import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
@@ -12,6 +15,7 @@ import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-proces
 const PATIENCE = { timeout: 10_000, interval: 10 };
 
 let server: EmulatorServer;
+let configHome: string;
 let env: Record<string, string>;
 let app: Server;
 let appUrl: string;
@@ -22,10 +26,12 @@ const refused: string[] = [];
 beforeAll(async () => {
   assertCliBuilt();
   server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+  // listen saves its secret per forward URL in the profile: a config home of its own.
+  configHome = await mkdtemp(join(tmpdir(), 'parley-cli-listen-'));
   env = {
     PARLEY_API_KEY: server.sandboxKey,
     PARLEY_BASE_URL: server.baseUrl,
-    XDG_CONFIG_HOME: '/nonexistent',
+    XDG_CONFIG_HOME: configHome,
   };
   app = createServer(async (request, response) => {
     const body = await buffer(request);
@@ -43,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   app?.close();
   await server?.close();
+  await rm(configHome, { recursive: true, force: true });
 });
 
 async function control(path: string, body?: unknown): Promise<unknown> {
@@ -126,7 +133,7 @@ describe('parley listen --forward-to', () => {
     expect(endpoints.data.map((endpoint) => endpoint.id)).not.toContain(ready.endpoint_id);
   });
 
-  it('human mode prints the secret first and a ready line; --print-secret prints only the secret', async () => {
+  it('human mode prints the secret first and a ready line', async () => {
     const human = startCli(['listen', '--forward-to', appUrl, '--events', 'webhook.test'], env);
     await human.waitFor('Ready!');
     expect(human.stdout()).toMatch(
@@ -134,11 +141,49 @@ describe('parley listen --forward-to', () => {
     );
     human.child.kill('SIGTERM');
     expect((await human.exited).code).toBe(0);
+  });
 
-    const scripted = startCli(['listen', '--forward-to', appUrl, '--print-secret'], env);
-    await scripted.waitFor('Ready!');
-    expect(scripted.stdout()).toMatch(/^whsec_\w+\n$/);
-    scripted.child.kill('SIGINT');
-    expect((await scripted.exited).code).toBe(0);
+  it('SECRET=$(parley listen … --print-secret) exits 0 with the secret every later run signs with', async () => {
+    const printed = await runCli(['listen', '--forward-to', appUrl, '--print-secret'], env);
+    expect(printed).toMatchObject({ code: 0, stderr: '' });
+    expect(printed.stdout).toMatch(/^whsec_[A-Za-z0-9]{32}\n$/);
+    secret = printed.stdout.trim();
+    expect((await runCli(['listen', '--forward-to', appUrl, '--print-secret'], env)).stdout).toBe(
+      printed.stdout,
+    );
+
+    for (const run of [1, 2]) {
+      const listening = startCli(
+        ['listen', '--forward-to', appUrl, '--events', 'webhook.test', '--json'],
+        env,
+      );
+      await listening.waitFor('"ready":true');
+      expect(JSON.parse(listening.stdout().split('\n')[0]!).secret).toBe(secret);
+      const before = verified.length;
+      await runCli(['trigger', 'webhook.test'], env);
+      await control('clock/advance', { ms: 0 });
+      await vi.waitFor(() => expect(verified).toHaveLength(before + 1), PATIENCE);
+      listening.child.kill('SIGINT');
+      expect((await listening.exited).code, `run ${run}`).toBe(0);
+    }
+    expect(refused).toEqual([]);
+
+    const configFile = join(configHome, 'parley', 'config.json');
+    expect((await stat(configFile)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(configFile, 'utf8')).profiles.default.listen_secrets[appUrl]).toBe(
+      secret,
+    );
+  });
+
+  it('--secret signs with the given secret; a malformed one is exit 2', async () => {
+    secret = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
+    const listening = startCli(['listen', '--forward-to', appUrl, '--secret', secret, '--json'], env);
+    await listening.waitFor('"ready":true');
+    expect(JSON.parse(listening.stdout().split('\n')[0]!).secret).toBe(secret);
+    listening.child.kill('SIGINT');
+    expect((await listening.exited).code).toBe(0);
+    const wrong = await runCli(['listen', '--forward-to', appUrl, '--secret', 'whsec_nope'], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--secret must be whsec_ followed by 32 letters or digits');
   });
 });

@@ -46,8 +46,12 @@ export function apiErrorToExit(error: unknown, credentials: Credentials): unknow
 
 function hint(error: APIError, credentials: Credentials): string {
   if (error.status === 401) {
+    // A key from the profile already names it: say the profile once.
+    const source = credentials.apiKeySource.startsWith('profile ')
+      ? credentials.apiKeySource
+      : `${credentials.apiKeySource} (profile "${credentials.profile}")`;
     return (
-      `. The key came from ${credentials.apiKeySource} (profile "${credentials.profile}"): ` +
+      `. The key came from ${source}: ` +
       `set PARLEY_API_KEY or run \`parley config set --profile ${credentials.profile} --api-key …\``
     );
   }

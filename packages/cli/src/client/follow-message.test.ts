@@ -50,7 +50,10 @@ describe('following a message (send --wait, messages get --watch)', () => {
     await vi.waitFor(() => expect(polls).toHaveLength(1), PATIENCE);
     expect(run.stderr.text()).toMatch(/ queued \(/);
     controller.abort();
-    expect(await watching).toMatchObject({ code: 130, message: 'interrupted: the message is not affected' });
+    expect(await watching).toMatchObject({
+      code: 130,
+      message: `interrupted: message ${sent.id} is not affected; follow it with \`parley messages get ${sent.id} --watch\``,
+    });
     expect(polls[0]?.signal.aborted).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import {
   type WaitForStatus,
 } from '@parley/sdk';
 import type { CommandContext } from '../context';
-import { EXIT, ExitError } from '../exit-error';
+import { EXIT, ExitError, usageError } from '../exit-error';
 import { createProgressLine } from '../output/progress-line';
 import { colorStatus } from '../output/status-color';
 import type { ApiSession } from './api-session';
@@ -62,6 +62,7 @@ export async function followMessage(
     if (seen.status !== 'failed' && ORDER[seen.status] < ORDER[until])
       progress.update(line(), trail.join(' '));
   };
+  if (until === 'read' && !first.livemode) throw neverReadError(first.id);
   try {
     // What we already hold may be the answer: no call needed.
     if (first.status === 'failed') throw failedError(first);
@@ -85,7 +86,11 @@ export async function followMessage(
     return message;
   } catch (error) {
     if (isAPIUserAbortError(error)) {
-      throw new ExitError(EXIT.interrupted, 'interrupted: the message is not affected');
+      progress.done(line());
+      throw new ExitError(
+        EXIT.interrupted,
+        `interrupted: message ${first.id} is not affected; follow it with \`parley messages get ${first.id} --watch\``,
+      );
     }
     progress.done(line());
     if (isMessageFailedError(error)) throw failedError(error.failedMessage);
@@ -98,6 +103,16 @@ export async function followMessage(
     }
     throw error;
   }
+}
+
+/**
+ * Sandbox messages end at `delivered`: waiting for `read` could only time out. The message was
+ * sent, so the error says how to follow it to its real end.
+ */
+function neverReadError(id: string): ExitError {
+  return usageError(
+    `sandbox messages stop at delivered and are never read: message ${id} was sent; follow it with \`parley messages get ${id} --watch\` (or use --wait delivered)`,
+  );
 }
 
 function failedError(message: Message): ExitError {

@@ -7,6 +7,8 @@ import { EXIT, ExitError } from '../exit-error';
 export interface Profile {
   api_key?: string;
   base_url?: string;
+  /** `parley listen`'s signing secret per forward URL, so the app's PARLEY_WEBHOOK_SECRET stays valid. */
+  listen_secrets?: Record<string, string>;
 }
 
 /** The whole config file. */
@@ -18,6 +20,15 @@ export interface ConfigFile {
 
 /** Name of the profile used when nothing selects another one. */
 export const DEFAULT_PROFILE = 'default';
+
+/** The profile in use: `--profile`, else PARLEY_PROFILE, else the config's current one, else `default`. */
+export function selectedProfile(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  config: ConfigFile,
+): string {
+  return flag ?? (env.PARLEY_PROFILE || undefined) ?? config.current_profile ?? DEFAULT_PROFILE;
+}
 
 /**
  * Where profiles live: `$XDG_CONFIG_HOME/parley/config.json`, by default

@@ -90,7 +90,16 @@ export class EventOutbox {
     }
     for (const { record, prepared } of steps) {
       record.announced++;
-      if (prepared) this.#commit(prepared);
+      if (prepared) {
+        this.#commit(prepared);
+        const { message } = prepared.event.data;
+        this.core.activity.publish({
+          kind: 'message',
+          application_ids: [record.application_id],
+          status: message.status,
+          message,
+        });
+      }
     }
     this.core.changed();
     return true;
@@ -113,6 +122,12 @@ export class EventOutbox {
   #commit(prepared: { event: WebhookEvent; applicationIds: string[]; deliveries: DeliveryRecord[] }): void {
     const events = this.core.state.events;
     events.push({ event: prepared.event, application_ids: prepared.applicationIds });
+    this.core.activity.publish({
+      kind: 'event',
+      application_ids: prepared.applicationIds,
+      type: prepared.event.type,
+      event: prepared.event,
+    });
     // Trimmed in batches: one splice per 100 events, not a 500-element shift per event.
     if (events.length >= MAX_RECENT_EVENTS + 100) events.splice(0, events.length - MAX_RECENT_EVENTS);
     this.core.webhooks.queue(prepared.deliveries);

@@ -99,7 +99,14 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
           );
         }
         await core().timeline.clock.advance(ms);
-        return { now: new Date(core().now()).toISOString() };
+        const now = new Date(core().now()).toISOString();
+        core().activity.publish({
+          kind: 'clock',
+          application_ids: [],
+          now,
+          mode: core().timeline.clock.mode,
+        });
+        return { now };
       }),
     createWorkspace: (input) => mutate(() => operations.createWorkspace(core(), input)),
     listWorkspaces: () => Object.values(core().state.workspaces).map(operations.workspaceView),

@@ -11,8 +11,9 @@ import {
 import type { ApplicationRecord, EmulatorState, MessageRecord } from '../store/state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { UrlPolicy } from '../webhooks/url-policy';
-import { type DeliveryRecord, WebhookService } from '../webhooks/webhook-service';
+import { type DeliveryRecord, toDeliveryView, WebhookService } from '../webhooks/webhook-service';
 import { type Emitted, EventOutbox } from './_event-outbox';
+import { ActivityFeed } from './activity-feed';
 import { MessageTimers } from './message-timers';
 
 export type { Emitted } from './_event-outbox';
@@ -49,6 +50,8 @@ export class EmulatorCore {
    * scanning every message (`GET /_emulator/messages` took 51 ms at 80,000 messages).
    */
   messageOrder: string[] = [];
+  /** What happens, as it happens: the source of `GET /_emulator/stream`. Survives a reset. */
+  readonly activity: ActivityFeed;
   #timers: MessageTimers;
   readonly #outbox = new EventOutbox(this);
   readonly #webhookNetwork: WebhookNetwork | undefined;
@@ -60,6 +63,7 @@ export class EmulatorCore {
     this.urlPolicy = options.urlPolicy;
     this.#webhookNetwork = options.webhookNetwork;
     this.persistence = options.persistence;
+    this.activity = new ActivityFeed(() => this.now());
     this.webhooks = this.#createWebhooks();
     this.#timers = this.#createTimers();
     this.#indexState();
@@ -99,6 +103,8 @@ export class EmulatorCore {
     this.#timers = this.#createTimers();
     this.#indexState();
     this.restoreTimers();
+    this.activity.clear();
+    this.activity.publish({ kind: 'reset', application_ids: [] });
   }
 
   /** Schedules every timer the state implies: message status steps and pending deliveries. */
@@ -167,6 +173,13 @@ export class EmulatorCore {
       scheduler: this.timeline.scheduler,
       urlPolicy: this.urlPolicy,
       onChange: () => this.changed(),
+      onDelivery: (delivery) =>
+        this.activity.publish({
+          kind: 'delivery',
+          application_ids: [delivery.application_id],
+          status: delivery.status,
+          delivery: toDeliveryView(delivery),
+        }),
       ...(this.#webhookNetwork?.resolveHost ? { resolveHost: this.#webhookNetwork.resolveHost } : {}),
       ...(this.#webhookNetwork ? { network: this.#webhookNetwork } : {}),
     });
@@ -176,6 +189,12 @@ export class EmulatorCore {
   addMessage(record: MessageRecord): void {
     this.state.messages[record.message.id] = record;
     this.messageOrder.push(record.message.id);
+    this.activity.publish({
+      kind: 'message',
+      application_ids: [record.application_id],
+      status: record.message.status,
+      message: record.message,
+    });
   }
 
   #indexState(): void {

@@ -31,7 +31,26 @@ export function controlHandler(
   run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
 ) {
   return async (event: H3Event): Promise<Response> => {
+    const started = performance.now();
     const requestId = newRequestId();
+    const response = await answer(event, requestId);
+    // Changes only: the console's own reads would otherwise fill the feed it watches.
+    if (event.req.method !== 'GET') {
+      const segments = event.url.pathname.split('/');
+      getCore().activity.publish({
+        kind: 'control',
+        application_ids: segments[2] === 'applications' && segments[3] ? [segments[3]] : [],
+        method: event.req.method,
+        path: event.url.pathname,
+        status: response.status,
+        request_id: requestId,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+    }
+    return response;
+  };
+
+  async function answer(event: H3Event, requestId: string): Promise<Response> {
     try {
       const request = event.req;
       assertSameOriginCaller(request, event.url);
@@ -47,7 +66,7 @@ export function controlHandler(
     } catch (error) {
       return errorResponse(error, requestId);
     }
-  };
+  }
 }
 
 function decodeSegment(segment: string): string {

@@ -52,7 +52,8 @@ export function paginateNewestFirst<Item>(
   return { object: 'list', data, has_more: false, next_cursor: null };
 }
 
-function limitOf(url: URL): number {
+/** The `limit` query parameter: 1–100, default 20 (400 `validation_error` otherwise). */
+export function limitOf(url: URL): number {
   const limitText = url.searchParams.get('limit');
   const limit = limitText === null ? 20 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100 || !/^\d+$/.test(limitText ?? '20')) {

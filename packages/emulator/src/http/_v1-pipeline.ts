@@ -68,14 +68,43 @@ export const REQUESTS_CHARGE = REQUESTS_ONLY;
  * answers 429 consume nothing (DESIGN §2).
  */
 export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Promise<Response> {
+  const started = performance.now();
+  const trace: CallTrace = { requestId: newRequestId(), caller: undefined };
+  const response = await handle(core, event, spec, trace);
+  core.activity.publish({
+    kind: 'request',
+    application_ids: trace.caller ? [trace.caller.application.id] : [],
+    method: event.req.method,
+    path: event.url.pathname,
+    status: response.status,
+    request_id: trace.requestId,
+    key_prefix: trace.caller?.key.prefix ?? null,
+    duration_ms: Math.round((performance.now() - started) * 100) / 100,
+  });
+  return response;
+}
+
+/** What the activity feed is told of a call: its request id and, once authenticated, its caller. */
+interface CallTrace {
+  requestId: string;
+  caller: Caller | undefined;
+}
+
+async function handle(
+  core: EmulatorCore,
+  event: H3Event,
+  spec: V1RouteSpec,
+  trace: CallTrace,
+): Promise<Response> {
   const request = event.req;
-  const requestId = newRequestId();
+  const { requestId } = trace;
   let caller: Caller;
   try {
     caller = authenticate(core, request.headers.get('authorization'));
   } catch (error) {
     return errorResponse(error, requestId);
   }
+  trace.caller = caller;
   const prepared = spec.beforeBody?.(core, caller, request);
   try {
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;

@@ -5,6 +5,7 @@ import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { errorResponse } from './_respond';
 import { registerControlRoutes } from './control-routes';
+import { registerStreamRoutes } from './stream-routes';
 import { registerV1Routes } from './v1-routes';
 
 /** Options of {@link createHttpApp}. */
@@ -52,5 +53,6 @@ export function createHttpApp(
   });
   registerV1Routes(app, getCore);
   registerControlRoutes(app, getCore, control);
+  registerStreamRoutes(app, getCore);
   return app;
 }

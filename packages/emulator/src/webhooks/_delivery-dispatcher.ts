@@ -19,6 +19,7 @@ export interface DispatcherDeps {
   network?: DeliveryNetwork | undefined;
   attemptTimeoutMs: number;
   onChange: () => void;
+  onDelivery?: ((delivery: DeliveryRecord) => void) | undefined;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -79,6 +80,7 @@ export class DeliveryDispatcher {
   enqueue(delivery: DeliveryRecord): void {
     this.#deps.getState().deliveries[delivery.id] = delivery;
     this.schedule(delivery);
+    this.#deps.onDelivery?.(delivery);
   }
 
   /** (Re)schedules a pending delivery's next attempt at its `next_attempt_at`. */
@@ -178,6 +180,7 @@ export class DeliveryDispatcher {
       this.#dropOldFinished();
     }
     this.#deps.onChange();
+    this.#deps.onDelivery?.(delivery);
   }
 
   #dropOldFinished(): void {

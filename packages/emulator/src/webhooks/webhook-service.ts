@@ -31,6 +31,8 @@ export interface WebhookServiceDeps {
   urlPolicy: UrlPolicy;
   /** Called after every state change, so the store persists. */
   onChange: () => void;
+  /** Called with a delivery once queued and after each of its attempts (the activity feed). */
+  onDelivery?: (delivery: DeliveryRecord) => void;
   /** Host resolver for the URL policy; tests inject a fake one (default: `dns.lookup`). */
   resolveHost?: HostResolver;
   /** Test seams of the delivery sockets: a local stand-in for a checked public address, a test CA. */
@@ -58,6 +60,7 @@ export class WebhookService {
       network: deps.network,
       attemptTimeoutMs: deps.attemptTimeoutMs ?? 15_000,
       onChange: deps.onChange,
+      onDelivery: deps.onDelivery,
     });
   }
 

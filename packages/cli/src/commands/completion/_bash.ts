@@ -12,6 +12,9 @@ export function bashScript(program: CommandSpec): string {
     .map((command) => ` ${command.path}`);
   const valueCases = commands.flatMap((command) => command.options).filter((option) => option.takesValue);
   return `# parley completion for bash. Install: parley completion bash >> ~/.bashrc
+_parley_profiles() {
+  parley config list --json 2>/dev/null | sed -n 's/^ *"name": "\\([^"]*\\)".*/\\1/p'
+}
 _parley() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" word i
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -25,7 +28,7 @@ ${unique(valueCases.map((option) => `    ${option.flags.map(quote).join('|')}) $
   esac
   local words=""
   case "$path" in
-${commands.map((command) => `    ${quote(command.path === '' ? '' : ` ${command.path}`)}) words=${quote(wordsOf(command, command.path === '' ? [] : globals))} ;;`).join('\n')}
+${commands.map((command) => `    ${quote(command.path === '' ? '' : ` ${command.path}`)}) words=${quote(wordsOf(command, command.path === '' ? [] : globals))}${command.argumentValues === 'profiles' ? '" $(_parley_profiles)"' : ''} ;;`).join('\n')}
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
@@ -36,7 +39,7 @@ complete -o default -F _parley parley
 function wordsOf(command: CommandSpec, globals: OptionSpec[]): string {
   return [
     ...command.commands.map((child) => child.name),
-    ...(command.argumentValues ?? []),
+    ...(Array.isArray(command.argumentValues) ? command.argumentValues : []),
     ...command.options
       .concat(globals)
       .flatMap((option) => option.flags.filter((flag) => flag.startsWith('--'))),
@@ -45,9 +48,9 @@ function wordsOf(command: CommandSpec, globals: OptionSpec[]): string {
 
 function valueReply(option: OptionSpec): string {
   if (option.values === undefined) return 'COMPREPLY=()';
-  return option.values === 'files'
-    ? 'COMPREPLY=($(compgen -f -- "$cur"))'
-    : `COMPREPLY=($(compgen -W ${quote((option.values ?? []).join(' '))} -- "$cur"))`;
+  if (option.values === 'files') return 'COMPREPLY=($(compgen -f -- "$cur"))';
+  if (option.values === 'profiles') return 'COMPREPLY=($(compgen -W "$(_parley_profiles)" -- "$cur"))';
+  return `COMPREPLY=($(compgen -W ${quote(option.values.join(' '))} -- "$cur"))`;
 }
 
 function quote(text: string): string {

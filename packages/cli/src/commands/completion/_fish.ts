@@ -5,6 +5,9 @@ export function fishScript(program: CommandSpec): string {
   const lines = [
     '# parley completion for fish. Install: parley completion fish > ~/.config/fish/completions/parley.fish',
     'complete -c parley -f',
+    'function __parley_profiles',
+    `    parley config list --json 2>/dev/null | string match -r -g '^\\s*"name": "([^"]*)"'`,
+    'end',
   ];
   for (const option of globalOptions(program)) lines.push(`complete -c parley${optionArguments(option)}`);
   for (const command of flattenCommands(program)) {
@@ -15,7 +18,7 @@ export function fishScript(program: CommandSpec): string {
       );
     }
     if (command.argumentValues) {
-      lines.push(`complete -c parley -n ${quote(condition)} -a ${quote(command.argumentValues.join(' '))}`);
+      lines.push(`complete -c parley -n ${quote(condition)} -a ${quote(valueList(command.argumentValues))}`);
     }
     if (command.path === '') continue;
     for (const option of command.options) {
@@ -41,8 +44,13 @@ function optionArguments(option: CommandSpec['options'][number]): string {
   }
   if (option.takesValue) text += ' -r';
   if (option.values === 'files') text += ' -F';
-  else if (option.values) text += ` -a ${quote(option.values.join(' '))}`;
+  else if (option.values) text += ` -a ${quote(valueList(option.values))}`;
   return `${text} -d ${quote(option.description)}`;
+}
+
+/** Fixed values as fish lists them; saved profiles through a command substitution, run when completing. */
+function valueList(values: readonly string[] | 'profiles'): string {
+  return values === 'profiles' ? '(__parley_profiles)' : values.join(' ');
 }
 
 function quote(text: string): string {

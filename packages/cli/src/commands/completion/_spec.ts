@@ -6,8 +6,8 @@ export interface OptionSpec {
   flags: string[];
   description: string;
   takesValue: boolean;
-  /** Fixed values to offer after the flag; `files` for a path. */
-  values: readonly string[] | 'files' | undefined;
+  /** Fixed values to offer after the flag; `files` for a path; `profiles` for saved profile names. */
+  values: readonly string[] | 'files' | 'profiles' | undefined;
 }
 
 /** A command (or the program) as completion needs it. */
@@ -17,16 +17,24 @@ export interface CommandSpec {
   /** Space-separated path from the program, e.g. `messages get`; empty for the program. */
   path: string;
   options: OptionSpec[];
-  /** Values to offer for the first positional argument. */
-  argumentValues: readonly string[] | undefined;
+  /** Values to offer for the first positional argument; `profiles` for saved profile names. */
+  argumentValues: readonly string[] | 'profiles' | undefined;
   commands: CommandSpec[];
 }
 
 /** Values commander does not know, keyed by `path <argument>` or `path --flag` (e.g. event types). */
-export type ValueHints = Record<string, readonly string[] | 'files'>;
+export type ValueHints = Record<string, readonly string[] | 'files' | 'profiles'>;
+
+/** Options commander does not parse itself, keyed by command path (`emulator start` passes its flags on). */
+export type ExtraOptions = Record<string, readonly OptionSpec[]>;
 
 /** Reads the commander tree, so completion never drifts from the real commands. */
-export function describeCommand(command: Command, hints: ValueHints, parentPath = ''): CommandSpec {
+export function describeCommand(
+  command: Command,
+  hints: ValueHints,
+  extraOptions: ExtraOptions = {},
+  parentPath = '',
+): CommandSpec {
   const path = parentPath === '' && !command.parent ? '' : `${parentPath} ${command.name()}`.trim();
   const options: OptionSpec[] = command.options
     .filter((option) => !option.hidden)
@@ -36,6 +44,7 @@ export function describeCommand(command: Command, hints: ValueHints, parentPath 
       takesValue: option.required || option.optional,
       values: option.argChoices ?? hints[`${path} ${option.long}`.trim()] ?? hints[option.long ?? ''],
     }));
+  options.push(...(extraOptions[path] ?? []));
   const helpOption = command
     .createHelp()
     .visibleOptions(command)
@@ -55,8 +64,8 @@ export function describeCommand(command: Command, hints: ValueHints, parentPath 
     description: command.description(),
     path,
     options,
-    argumentValues: firstArgument?.argChoices ?? (Array.isArray(argumentHint) ? argumentHint : undefined),
-    commands: command.commands.map((child) => describeCommand(child, hints, path)),
+    argumentValues: firstArgument?.argChoices ?? (argumentHint === 'files' ? undefined : argumentHint),
+    commands: command.commands.map((child) => describeCommand(child, hints, extraOptions, path)),
   };
 }
 

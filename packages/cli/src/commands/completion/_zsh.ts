@@ -1,5 +1,8 @@
 import { type CommandSpec, flattenCommands, globalOptions, type OptionSpec } from './_spec';
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion (one word per line of output), not a JS template
+const PROFILE_WORDS = '${(f)"$(_parley_profiles)"}';
+
 /**
  * A zsh completion script with descriptions. Works both from `fpath` (as `_parley`) and with
  * `source <(parley completion zsh)`.
@@ -13,20 +16,24 @@ export function zshScript(program: CommandSpec): string {
   const valueOptions = commands.flatMap((command) => command.options).filter((option) => option.takesValue);
   return `#compdef parley
 # parley completion for zsh. Install: parley completion zsh > "\${fpath[1]}/_parley"
+_parley_profiles() {
+  parley config list --json 2>/dev/null | sed -n 's/^ *"name": "\\([^"]*\\)".*/\\1/p'
+}
 _parley() {
-  local path="" word i
+  # Not \`path\`: in zsh that is PATH, and _parley_profiles runs parley.
+  local command_path="" word i
   for ((i = 2; i < CURRENT; i++)); do
     word="\${words[i]}"
-    case "$path $word" in
-      (${subcommandPaths.map(quote).join('|')}) path="$path $word" ;;
+    case "$command_path $word" in
+      (${subcommandPaths.map(quote).join('|')}) command_path="$command_path $word" ;;
     esac
   done
   case "\${words[CURRENT-1]}" in
 ${unique(valueOptions.map((option) => `    (${option.flags.map(quote).join('|')}) ${valueReply(option)}; return ;;`)).join('\n')}
   esac
   local -a items
-  case "$path" in
-${commands.map((command) => `    (${quote(command.path === '' ? '' : ` ${command.path}`)}) items=(${items(command, command.path === '' ? [] : globals)}) ;;`).join('\n')}
+  case "$command_path" in
+${commands.map((command) => `    (${quote(command.path === '' ? '' : ` ${command.path}`)}) items=(${items(command, command.path === '' ? [] : globals)}${command.argumentValues === 'profiles' ? ` ${PROFILE_WORDS}` : ''}) ;;`).join('\n')}
   esac
   _describe -t commands 'parley' items
 }
@@ -41,7 +48,9 @@ fi
 function items(command: CommandSpec, globals: OptionSpec[]): string {
   const entries = [
     ...command.commands.map((child) => [child.name, child.description] as const),
-    ...(command.argumentValues ?? []).map((value) => [value, ''] as const),
+    ...(Array.isArray(command.argumentValues) ? command.argumentValues : []).map(
+      (value) => [value, ''] as const,
+    ),
     ...command.options
       .concat(globals)
       .flatMap((option) =>
@@ -58,6 +67,7 @@ function items(command: CommandSpec, globals: OptionSpec[]): string {
 function valueReply(option: OptionSpec): string {
   if (option.values === undefined) return '_message value';
   if (option.values === 'files') return '_files';
+  if (option.values === 'profiles') return `compadd -- ${PROFILE_WORDS}`;
   return `compadd -- ${option.values.map(quote).join(' ')}`;
 }
 

@@ -4,6 +4,7 @@ import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
 import { bashScript } from './_bash';
+import { EMULATOR_START_FLAGS } from './_emulator-flags';
 import { fishScript } from './_fish';
 import { describeCommand, type ValueHints } from './_spec';
 import { zshScript } from './_zsh';
@@ -20,6 +21,10 @@ const VALUE_HINTS: ValueHints = {
   'listen --events': WEBHOOK_EVENT_TYPES,
   '--body': 'files',
   '--headers': 'files',
+  // Profile names are read when completing, from `parley config list --json`.
+  '--profile': 'profiles',
+  'config use <name>': 'profiles',
+  'config delete <name>': 'profiles',
 };
 
 const GENERATORS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
@@ -28,7 +33,7 @@ const GENERATORS = { bash: bashScript, zsh: zshScript, fish: fishScript } as con
 export async function completion(options: CompletionOptions, _context?: CommandContext): Promise<string> {
   const generate = GENERATORS[options.shell as keyof typeof GENERATORS];
   if (!generate) throw usageError(`unknown shell "${options.shell}": use bash, zsh or fish`);
-  return generate(describeCommand(options.program, VALUE_HINTS));
+  return generate(describeCommand(options.program, VALUE_HINTS, { 'emulator start': EMULATOR_START_FLAGS }));
 }
 
 export default defineCommand({

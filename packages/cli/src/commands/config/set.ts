@@ -1,4 +1,4 @@
-import { configPath, DEFAULT_PROFILE, readConfig, writeConfig } from '../../config/config-file';
+import { configPath, readConfig, selectedProfile, writeConfig } from '../../config/config-file';
 import { maskKey } from '../../config/mask-key';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
@@ -33,16 +33,14 @@ export async function configSet(
       'nothing to save: pass --api-key and/or --base-url (and --profile NAME for another profile)',
     );
   }
-  if (options.baseUrl !== undefined && !isHttpUrl(options.baseUrl)) {
-    throw usageError(`--base-url must be an http(s) URL ending in /v1, e.g. http://127.0.0.1:4010/v1`);
-  }
+  if (options.apiKey !== undefined) checkApiKey(options.apiKey);
+  const baseUrl = options.baseUrl === undefined ? undefined : checkedBaseUrl(options.baseUrl);
   const path = configPath(context.env);
   const config = await readConfig(path);
-  const name =
-    options.profile ?? (context.env.PARLEY_PROFILE || undefined) ?? config.current_profile ?? DEFAULT_PROFILE;
+  const name = selectedProfile(options.profile, context.env, config);
   const profile = { ...config.profiles[name] };
   if (options.apiKey) profile.api_key = options.apiKey;
-  if (options.baseUrl) profile.base_url = options.baseUrl.replace(/\/+$/, '');
+  if (baseUrl) profile.base_url = baseUrl;
   config.profiles[name] = profile;
   config.current_profile ??= name;
   await writeConfig(path, config);
@@ -55,13 +53,34 @@ export async function configSet(
   };
 }
 
-function isHttpUrl(text: string): boolean {
+// The shape every Parley key has; checked here so a typo is caught when saved, not at the first call.
+const API_KEY_PATTERN = /^prl_(sandbox|live)_[A-Za-z0-9]{32}$/;
+
+function checkApiKey(key: string): void {
+  if (API_KEY_PATTERN.test(key)) return;
+  // The refused value is shown masked like a saved one: it may be a real key with a typo.
+  throw usageError(
+    `--api-key must be prl_sandbox_ or prl_live_ followed by 32 letters or digits (got ${maskKey(key)}, ${key.length} characters)`,
+  );
+}
+
+/** The base URL without trailing slashes; http(s) and ending in /v1, with a suggestion when it does not. */
+function checkedBaseUrl(text: string): string {
+  let url: URL;
   try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
+    url = new URL(text);
   } catch {
-    return false;
+    throw usageError(`--base-url must be an http(s) URL ending in /v1, e.g. http://127.0.0.1:4010/v1`);
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`--base-url must be an http(s) URL ending in /v1, e.g. http://127.0.0.1:4010/v1`);
+  }
+  const trimmed = text.replace(/\/+$/, '');
+  if (url.pathname.replace(/\/+$/, '').endsWith('/v1') && !url.search && !url.hash) return trimmed;
+  const path = url.pathname.replace(/\/+$/, '');
+  const v1 = path.indexOf('/v1/');
+  const suggestion = `${url.origin}${v1 === -1 ? `${path}/v1` : path.slice(0, v1 + 3)}`;
+  throw usageError(`--base-url must end in /v1: did you mean ${suggestion}?`);
 }
 
 export default defineCommand({

@@ -1,5 +1,6 @@
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
+import { examplesText } from '../../help-examples';
 import { defineCommand } from '../command-module';
 import { spawnEmulatorBin } from './_spawn-bin';
 
@@ -32,6 +33,10 @@ export async function startEmulator(
     out: (line) => context.stdout.write(`${line}\n`),
     err: (line) => context.stderr.write(`${line}\n`),
   });
+  // The help is the emulator's own (its flags are defined there); the examples are the CLI's.
+  if (result === 0 && options.argv.some((arg) => arg === '--help' || arg === '-h')) {
+    context.stdout.write(`${examplesText('emulator start').trimStart()}\n`);
+  }
   if (typeof result === 'number') return exitFor(result);
   await new Promise<void>((resolve) => {
     if (context.signal.aborted) resolve();

@@ -1,11 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ofetch } from 'ofetch';
+import { answerExcerpt } from './_app-answer';
 
 /** What the user's app answered, or why it could not be reached. */
 export interface ForwardResult {
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** The start of the app's answer on a 4xx (it says why the app refused), else null. */
+  body: string | null;
 }
 
 // Headers about this hop, not the delivery: fetch sets its own.
@@ -48,11 +51,22 @@ export async function forwardDelivery(
       retry: 0,
       timeout: timeoutMs,
       ignoreResponseError: true,
-      responseType: 'text',
+      responseType: 'arrayBuffer',
     });
-    return { status: response.status, error: null, durationMs: performance.now() - started };
+    const refused = response.status >= 400 && response.status < 500;
+    return {
+      status: response.status,
+      error: null,
+      durationMs: performance.now() - started,
+      body: refused ? answerExcerpt(new Uint8Array(response._data ?? new ArrayBuffer(0))) : null,
+    };
   } catch (error) {
-    return { status: null, error: innermostMessage(error), durationMs: performance.now() - started };
+    return {
+      status: null,
+      error: innermostMessage(error),
+      durationMs: performance.now() - started,
+      body: null,
+    };
   }
 }
 

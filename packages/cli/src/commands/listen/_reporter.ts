@@ -1,5 +1,6 @@
+import type { TemporaryEndpoint } from '../../client/control-api';
 import type { CommandContext } from '../../context';
-import type { TemporaryEndpoint } from './_control-api';
+import { looksLikeVerificationFailure } from './_app-answer';
 import type { ForwardResult } from './_forward';
 
 /** One delivery as `listen` reports it. */
@@ -12,12 +13,12 @@ export interface DeliveryReport {
 
 /**
  * What `listen` prints. Human: the secret first, a ready line, then one line per delivery and
- * one per answer. `--json`: one JSON object per line. `--print-secret`: stdout carries only the
- * secret; everything else goes to stderr.
+ * one per answer (with the start of a 4xx answer, and a hint when it reads like a failed
+ * signature check). `--json`: one JSON object per line.
  */
-export function createListenReporter(context: CommandContext, options: { printSecretOnly: boolean }) {
+export function createListenReporter(context: CommandContext) {
   const { style } = context;
-  const info = options.printSecretOnly ? context.stderr : context.stdout;
+  const info = context.stdout;
   const line = (value: unknown) => context.stdout.write(`${JSON.stringify(value)}\n`);
   return {
     ready({
@@ -29,8 +30,7 @@ export function createListenReporter(context: CommandContext, options: { printSe
       forwardTo: string;
       applicationId: string;
     }) {
-      if (options.printSecretOnly) context.stdout.write(`${endpoint.secret}\n`);
-      if (context.json && !options.printSecretOnly) {
+      if (context.json) {
         line({
           ready: true,
           endpoint_id: endpoint.id,
@@ -41,7 +41,7 @@ export function createListenReporter(context: CommandContext, options: { printSe
         });
         return;
       }
-      if (!options.printSecretOnly) info.write(`Signing secret: ${style.bold(endpoint.secret)}\n`);
+      info.write(`Signing secret: ${style.bold(endpoint.secret)}\n`);
       info.write(
         `${style.green('Ready!')} Forwarding ${endpoint.events.length === 6 ? 'all events' : endpoint.events.join(', ')} ` +
           `to ${forwardTo} (endpoint ${endpoint.id}). Ctrl-C to stop.\n`,
@@ -49,7 +49,8 @@ export function createListenReporter(context: CommandContext, options: { printSe
     },
     delivery(report: DeliveryReport) {
       const { verification, forward } = report;
-      if (context.json && !options.printSecretOnly) {
+      const staleSecret = looksLikeVerificationFailure(forward.status, forward.body);
+      if (context.json) {
         line({
           event_id: verification.id,
           type: verification.ok ? verification.type : null,
@@ -61,6 +62,8 @@ export function createListenReporter(context: CommandContext, options: { printSe
             status: forward.status,
             error: forward.error,
             duration_ms: Math.round(forward.durationMs),
+            body: forward.body,
+            stale_secret_suspected: staleSecret,
           },
         });
         return;
@@ -74,6 +77,14 @@ export function createListenReporter(context: CommandContext, options: { printSe
           ? style.red(`✗ ${report.forwardTo} unreachable: ${forward.error}`)
           : `${forward.status >= 200 && forward.status < 300 ? style.green(String(forward.status)) : style.red(String(forward.status))} from ${report.forwardTo}`;
       info.write(`${time}  → ${answer} ${style.dim(`(${Math.round(forward.durationMs)} ms)`)}\n`);
+      const indent = ' '.repeat(10);
+      if (forward.body) info.write(`${indent}${style.dim('answer:')} ${forward.body}\n`);
+      if (staleSecret) {
+        info.write(
+          `${indent}${style.yellow('Your app refused the signature: its PARLEY_WEBHOOK_SECRET may be stale.')} ` +
+            `This listen signs with the secret printed above (\`parley listen --forward-to ${report.forwardTo} --print-secret\`)\n`,
+        );
+      }
     },
     stopped(removed: boolean) {
       context.stderr.write(

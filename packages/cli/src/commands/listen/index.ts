@@ -1,11 +1,12 @@
 import { isWebhookVerificationError, verifyWebhook, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { openApiSession } from '../../client/api-session';
+import { controlApi } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
-import { usageError } from '../../exit-error';
+import { EXIT, ExitError, usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
-import { controlApi } from './_control-api';
 import { forwardDelivery } from './_forward';
+import { listenSecret } from './_listen-secret';
 import { type ReceivedDelivery, startReceiver } from './_receiver';
 import { createListenReporter } from './_reporter';
 
@@ -14,7 +15,10 @@ export interface ListenOptions extends ClientOptions {
   forwardTo: string;
   /** Comma-separated event types; all by default. */
   events?: string;
+  /** Print the signing secret for `forwardTo` and exit. */
   printSecret?: boolean;
+  /** Sign with this `whsec_…` secret instead of the one saved for `forwardTo` (not saved). */
+  secret?: string;
 }
 
 /** What a listen session did, returned when it ends. */
@@ -23,20 +27,41 @@ export interface ListenSummary {
   deliveries: number;
 }
 
+/** What `--print-secret` prints: the secret alone, or with `--json` this object. */
+export interface PrintedSecret {
+  secret: string;
+  forward_to: string;
+  profile: string;
+}
+
 /**
  * Forwards the emulator's webhooks to a local app until interrupted: registers a temporary
- * endpoint pointing at a listener on 127.0.0.1, verifies each delivery with the SDK, forwards
- * it unchanged with ofetch, answers the emulator with the app's status, and removes the
- * endpoint when the signal aborts (Ctrl-C, SIGTERM) or anything fails.
+ * endpoint pointing at a listener on 127.0.0.1, signed with the secret saved for that app (see
+ * `listenSecret`), verifies each delivery with the SDK, forwards it unchanged with ofetch,
+ * answers the emulator with the app's status, and removes the endpoint when the signal aborts
+ * (Ctrl-C, SIGTERM) or anything fails. With `printSecret` it only prints that secret and returns.
  */
-export async function listen(options: ListenOptions, context: CommandContext): Promise<ListenSummary> {
+export async function listen(
+  options: ListenOptions,
+  context: CommandContext,
+): Promise<ListenSummary | PrintedSecret> {
   const forwardTo = checkedUrl(options.forwardTo);
   const events = eventTypes(options.events);
+  if (options.printSecret) {
+    // No call at all: the secret is the saved one, so the app can get it before listen runs.
+    const { secret, profile, problem } = await listenSecret(forwardTo, options, context.env);
+    // A secret that the next run will not use is worthless to a script: refuse rather than mislead.
+    if (problem) throw new ExitError(EXIT.config, `could not save the listen secret: ${problem}`);
+    return { secret, forward_to: forwardTo, profile };
+  }
   const api = await openApiSession(options, context);
   const status = await api.call((client) => client.status.get());
+  const chosen = await listenSecret(forwardTo, options, context.env);
+  if (chosen.problem)
+    context.stderr.write(`The secret was not saved (${chosen.problem}): the next run gets another\n`);
   const control = controlApi(api.credentials.baseUrl, context.fetch ?? ((request) => fetch(request)));
-  const report = createListenReporter(context, { printSecretOnly: options.printSecret === true });
-  let secret = '';
+  const report = createListenReporter(context);
+  let secret = chosen.secret;
   let deliveries = 0;
   const receiver = await startReceiver(async ({ body, headers }: ReceivedDelivery) => {
     deliveries++;
@@ -60,9 +85,15 @@ export async function listen(options: ListenOptions, context: CommandContext): P
   });
   let endpointId: string | undefined;
   try {
-    const endpoint = await control.createEndpoint(status.application_id, receiver.url, events);
+    const endpoint = await control.createEndpoint(status.application_id, receiver.url, events, secret);
     endpointId = endpoint.id;
-    secret = endpoint.secret;
+    if (endpoint.secret !== secret) {
+      // An emulator from before chosen secrets ignores the field: verify with what it signs with.
+      context.stderr.write(
+        'This emulator chose its own secret: it changes on every run (update the emulator)\n',
+      );
+      secret = endpoint.secret;
+    }
     report.ready({ endpoint, forwardTo, applicationId: status.application_id });
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();
@@ -98,4 +129,10 @@ function eventTypes(list: string | undefined): string[] {
   return types;
 }
 
-export default defineCommand({ run: listen, longRunning: true, json: () => undefined });
+export default defineCommand({
+  run: listen,
+  longRunning: true,
+  render: (result) => ('secret' in result ? result.secret : ''),
+  // A listen session already printed its lines as they came.
+  json: (result) => ('secret' in result ? result : undefined),
+});

@@ -48,6 +48,12 @@ export async function send(options: SendOptions, context: CommandContext): Promi
   const waitFor = waitStatus(options.wait);
   let draft: SendDraft = { ...pickDraft(options), variables: options.var ?? [] };
   const api = await openApiSession(options, context);
+  // Said before anything is sent: the key's environment already tells.
+  if (waitFor === 'read' && api.credentials.apiKey.startsWith('prl_sandbox_')) {
+    throw usageError(
+      'sandbox messages stop at delivered and are never read, so --wait read would only time out: use --wait delivered',
+    );
+  }
   // In a terminal, a template without --var is checked for variables to ask for.
   const mayAsk = missing(draft).length > 0 || (draft.template !== undefined && draft.variables.length === 0);
   if (mayAsk && context.interactive) {

@@ -7,7 +7,10 @@ import type { ConsoleConfig } from './console-config';
 import { type Action, ConsoleContext, type ConsoleState } from './console-context';
 import type { Application, ClockView, List } from './control-types';
 import { errorText } from './format';
+import { useLiveFeed } from './live-feed';
+import { LiveIndicator } from './live-indicator';
 import { routeHref, useRoute, VIEWS } from './route';
+import { useCoalesced } from './use-coalesced';
 import { CurrentView } from './views';
 
 /** The whole console: header (clock, refresh, reset), application bar, navigation and one view. */
@@ -56,12 +59,13 @@ export function App({ config }: { config: ConsoleConfig }) {
     [refresh, announce],
   );
 
+  const refreshSoon = useCoalesced(refresh);
+  const feed = useLiveFeed((item) => {
+    if (item.kind === 'clock') setClock({ now: item.now, mode: item.mode });
+    refreshSoon();
+  }, refreshSoon);
   useEffect(() => {
     void refresh();
-    const timer = setInterval(() => {
-      if (!document.hidden) void refresh();
-    }, 2_000);
-    return () => clearInterval(timer);
   }, [refresh]);
   // The hash names the application shown, so a reload comes back to it. An id it already names
   // stays: it may be one just created, not yet in the list.
@@ -81,6 +85,7 @@ export function App({ config }: { config: ConsoleConfig }) {
         </h1>
         <ClockControls clock={clock} />
         <div class="row">
+          <LiveIndicator state={feed} />
           <button type="button" id="refresh" onClick={() => act(async () => 'Refreshed.')}>
             Refresh
           </button>

@@ -1,0 +1,108 @@
+import { EXIT, ExitError } from '../exit-error';
+
+/** A temporary endpoint registered through the emulator's control API. */
+export interface TemporaryEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+}
+
+/** `GET /_emulator/health`: `counts` and `persistence` as the emulator gives them. */
+export interface EmulatorHealth {
+  ok: boolean;
+  version: string;
+  counts?: Record<string, number>;
+  persistence?: { ok: boolean; error?: string };
+}
+
+/** `GET /_emulator/clock`. */
+export interface EmulatorClock {
+  now: string;
+  mode: 'real' | 'frozen';
+}
+
+type Fetch = (request: Request) => Promise<Response>;
+
+interface CallOptions {
+  body?: unknown;
+  timeoutMs?: number;
+  /** What the error message says was refused. */
+  what?: string;
+}
+
+// A stopped emulator must not hang a command; moving the clock runs every job that falls due,
+// which can take a while after a long advance.
+const TIMEOUT_MS = 5_000;
+const ADVANCE_TIMEOUT_MS = 120_000;
+
+/**
+ * The emulator's control API at the origin of the API base URL (`/_emulator`). Only the emulator
+ * has it: against any other server the first call says that the command needs the emulator.
+ */
+export function controlApi(baseUrl: string, fetchFunction: Fetch) {
+  const origin = new URL(baseUrl).origin;
+  const call = async <Answer>(
+    method: string,
+    path: string,
+    { body, timeoutMs = TIMEOUT_MS, what = `${method} /_emulator/${path}` }: CallOptions = {},
+  ): Promise<Answer> => {
+    let response: Response;
+    try {
+      const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        init.headers = { 'content-type': 'application/json' };
+      }
+      response = await fetchFunction(new Request(`${origin}/_emulator/${path}`, init));
+    } catch (error) {
+      throw new ExitError(
+        EXIT.config,
+        `could not reach the emulator control API at ${origin}: ${errorCode(error)}. Start it with \`parley emulator start\`, or pass its --base-url`,
+      );
+    }
+    if (response.status === 204) return undefined as Answer;
+    const answer = (await response.json().catch(() => undefined)) as
+      | (Answer & { error?: { code: string; message: string } })
+      | undefined;
+    if (response.ok && answer !== undefined) return answer;
+    if (answer?.error === undefined && (response.status === 404 || response.ok)) {
+      throw new ExitError(
+        EXIT.config,
+        `${origin} has no emulator control API: this command works against the emulator (parley emulator start)`,
+      );
+    }
+    const reason = answer?.error
+      ? `${answer.error.message} (${answer.error.code})`
+      : `HTTP ${response.status}`;
+    throw new ExitError(EXIT.api, `the emulator refused ${what}: ${reason}`);
+  };
+  return {
+    origin,
+    health: () => call<EmulatorHealth>('GET', 'health'),
+    clock: () => call<EmulatorClock>('GET', 'clock'),
+    advanceClock: (ms: number) =>
+      call<{ now: string }>('POST', 'clock/advance', { body: { ms }, timeoutMs: ADVANCE_TIMEOUT_MS }),
+    reset: () => call<{ ok: true }>('POST', 'reset', { body: {} }),
+    createEndpoint: (applicationId: string, url: string, events: readonly string[], secret?: string) =>
+      call<TemporaryEndpoint>('POST', `applications/${encodeURIComponent(applicationId)}/endpoints`, {
+        body: { url, events, ...(secret === undefined ? {} : { secret }) },
+        what: 'the temporary endpoint',
+      }),
+    /** True when the endpoint is gone (removed now, or already). Never throws: it runs on the way out. */
+    async deleteEndpoint(id: string): Promise<boolean> {
+      return call('DELETE', `endpoints/${encodeURIComponent(id)}`).then(
+        () => true,
+        (error: ExitError) => error.message.includes('(not_found)'),
+      );
+    },
+  };
+}
+
+/** The control API client of {@link controlApi}. */
+export type ControlApi = ReturnType<typeof controlApi>;
+
+function errorCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return cause?.code ?? (error as Error).message;
+}

@@ -1,0 +1,50 @@
+import type { EmulatorClock, EmulatorHealth } from '../../client/control-api';
+import type { ClientOptions } from '../../config/resolve-credentials';
+import type { CommandContext } from '../../context';
+import { renderFields } from '../../output/table';
+import { defineCommand } from '../command-module';
+import { openControl } from './_open-control';
+
+/** `parley emulator status`: its health, clock and what it holds. */
+export interface EmulatorStatus extends EmulatorHealth {
+  emulator: string;
+  clock: EmulatorClock;
+}
+
+/** Asks the emulator at the base URL's origin for its health (with counts) and its clock. */
+export async function emulatorStatus(
+  options: ClientOptions,
+  context: CommandContext,
+): Promise<EmulatorStatus> {
+  const control = await openControl(options, context);
+  const [health, clock] = await Promise.all([control.health(), control.clock()]);
+  return { emulator: control.origin, ...health, clock };
+}
+
+const COUNT_LABELS: Record<string, string> = {
+  workspaces: 'Workspaces',
+  applications: 'Applications',
+  keys: 'API keys',
+  endpoints: 'Endpoints',
+  messages: 'Messages',
+  pending_deliveries: 'Pending deliveries',
+};
+
+/** The human view: one field per line, each count on its own. */
+function renderEmulatorStatus(status: EmulatorStatus, { style }: CommandContext): string {
+  const fields: [string, string][] = [
+    ['Emulator', `${status.emulator} (version ${status.version})`],
+    ['Health', status.ok ? style.green('ok') : style.red('not ok')],
+    ['Clock', `${status.clock.now} (${status.clock.mode})`],
+  ];
+  for (const [name, count] of Object.entries(status.counts ?? {})) {
+    fields.push([COUNT_LABELS[name] ?? name, String(count)]);
+  }
+  if (status.persistence) {
+    const { ok, error } = status.persistence;
+    fields.push(['Data dir', ok ? style.green('ok') : style.red(error ?? 'cannot be written')]);
+  }
+  return renderFields(style, fields);
+}
+
+export default defineCommand({ run: emulatorStatus, render: renderEmulatorStatus });

@@ -1,0 +1,107 @@
+// Examples shown at the end of each command's --help. Static text, read by the entry: `--help`
+// stays as cheap as any other start (no command module is loaded to show them).
+
+const CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+const MESSAGE = 'cbe05b35-273d-42ba-8bfa-7cfb469c5e61';
+const APP = 'http://127.0.0.1:3000/webhooks';
+
+/** Two or three command lines per command, keyed by its path (`''` is `parley` itself). */
+export const HELP_EXAMPLES: Record<string, readonly string[]> = {
+  '': [
+    'parley config set --api-key prl_sandbox_… --base-url http://127.0.0.1:4010/v1',
+    `parley send --connection ${CONNECTION} --to +33612345678 --template hello_world --wait`,
+    `parley listen --forward-to ${APP}`,
+  ],
+  status: ['parley status', 'parley status --json', 'parley status --profile staging'],
+  send: [
+    `parley send --connection ${CONNECTION} --to +33612345678 --template order_confirmation --var Ada A-1042 --wait`,
+    `parley send --connection ${CONNECTION} --to +33612345678 --text 'Votre colis arrive demain.' --json`,
+    'parley send            # in a terminal: asks for the connection, template, variables and recipient',
+  ],
+  messages: [`parley messages get ${MESSAGE}`, `parley messages get ${MESSAGE} --watch`],
+  'messages get': [
+    `parley messages get ${MESSAGE}`,
+    `parley messages get ${MESSAGE} --watch --timeout 60`,
+    `parley messages get ${MESSAGE} --json`,
+  ],
+  connections: ['parley connections list', 'parley connections list --json'],
+  'connections list': ['parley connections list', 'parley connections list --json --profile staging'],
+  templates: [
+    `parley templates list --connection ${CONNECTION}`,
+    `parley templates list --connection ${CONNECTION} --json`,
+  ],
+  'templates list': [
+    `parley templates list --connection ${CONNECTION}`,
+    `parley templates list --connection ${CONNECTION} --json`,
+  ],
+  trigger: ['parley trigger message.received', 'parley trigger webhook.test --json'],
+  listen: [
+    `parley listen --forward-to ${APP}`,
+    `SECRET=$(parley listen --forward-to ${APP} --print-secret)   # the same secret on every run`,
+    `parley listen --forward-to ${APP} --events message.received,message.status_updated --json`,
+  ],
+  webhooks: [
+    'parley webhooks verify --headers headers.txt --body body.json',
+    'parley webhooks sign --body event.json --secret whsec_…',
+  ],
+  'webhooks verify': [
+    'parley webhooks verify --headers headers.txt --body body.json   # secret from PARLEY_WEBHOOK_SECRET',
+    'parley webhooks verify --secret whsec_… --headers headers.json --body body.json --tolerance Infinity',
+  ],
+  'webhooks sign': [
+    'parley webhooks sign --body event.json --secret whsec_…',
+    'parley webhooks sign --body event.json --url http://127.0.0.1:3000/hooks --json',
+  ],
+  emulator: [
+    'parley emulator start --clock frozen',
+    'parley emulator clock advance 5s',
+    'parley emulator status',
+  ],
+  'emulator start': [
+    'parley emulator start',
+    'parley emulator start --clock frozen --port 4011',
+    'parley emulator start --data-dir .parley --seed seed.json',
+  ],
+  'emulator clock': [
+    'parley emulator clock',
+    'parley emulator clock advance 5s',
+    'parley emulator clock --json',
+  ],
+  'emulator clock advance': [
+    'parley emulator clock advance 5s    # a sandbox message goes queued → sent → delivered',
+    'parley emulator clock advance 1h',
+    'parley emulator clock advance 2d --base-url http://127.0.0.1:4011/v1',
+  ],
+  'emulator reset': ['parley emulator reset', 'parley emulator reset --base-url http://127.0.0.1:4011/v1'],
+  'emulator status': ['parley emulator status', 'parley emulator status --json'],
+  config: [
+    'parley config set --api-key prl_sandbox_… --base-url http://127.0.0.1:4010/v1',
+    'parley config list',
+    'parley config use staging',
+  ],
+  'config set': [
+    'parley config set --api-key prl_sandbox_… --base-url http://127.0.0.1:4010/v1',
+    'parley config set --profile staging --base-url http://127.0.0.1:4011/v1',
+  ],
+  'config list': ['parley config list', 'parley config list --json'],
+  'config use': ['parley config use staging', 'PARLEY_PROFILE=staging parley status   # for one command'],
+  'config delete': ['parley config delete staging', 'parley config delete staging --json'],
+  completion: [
+    'parley completion bash >> ~/.bashrc',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a JS template
+    'parley completion zsh > "${fpath[1]}/_parley"',
+    'parley completion fish > ~/.config/fish/completions/parley.fish',
+  ],
+};
+
+/** What `config set` can save, for its --help. */
+export const CONFIG_SET_KEYS = `
+Keys (saved in the profile named by --profile, else the current one, else "default"):
+  api_key   --api-key KEY    prl_sandbox_… or prl_live_… followed by 32 letters or digits
+  base_url  --base-url URL   http(s) URL ending in /v1, e.g. http://127.0.0.1:4010/v1`;
+
+/** The "Examples:" block of a command's help; empty when the table has none for it. */
+export function examplesText(path: string): string {
+  const examples = HELP_EXAMPLES[path];
+  return examples ? `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}` : '';
+}

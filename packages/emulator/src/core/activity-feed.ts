@@ -1,0 +1,146 @@
+import type { Message, WebhookEvent } from '@parley/sdk';
+import type { DeliveryView } from '../webhooks/webhook-service';
+import { maskSecrets } from './_mask-secrets';
+
+/** Fields every activity item has. */
+interface ActivityBase {
+  /** Position in the feed, increasing; the SSE `id`, so a client resumes with `Last-Event-ID`. */
+  seq: number;
+  /** Emulator time of the item, ISO. */
+  at: string;
+  /** The applications it concerns (empty: the whole emulator). */
+  application_ids: string[];
+}
+
+/** One answered /v1 request: never the key, only its display prefix. */
+export interface RequestActivity extends ActivityBase {
+  kind: 'request';
+  method: string;
+  path: string;
+  status: number;
+  request_id: string;
+  key_prefix: string | null;
+  duration_ms: number;
+}
+
+/** One answered control-API change (POST, PATCH, DELETE under `/_emulator`); never its body. */
+export interface ControlActivity extends ActivityBase {
+  kind: 'control';
+  method: string;
+  path: string;
+  status: number;
+  request_id: string;
+  duration_ms: number;
+}
+
+/** An event as it was emitted (the envelope its deliveries carry). */
+export interface EventActivity extends ActivityBase {
+  kind: 'event';
+  type: WebhookEvent['type'];
+  event: WebhookEvent;
+}
+
+/** A message accepted, received, or moved to a new status. */
+export interface MessageActivity extends ActivityBase {
+  kind: 'message';
+  status: Message['status'];
+  message: Message;
+}
+
+/** A delivery queued, or one of its attempts done (the delivery as it is after it). */
+export interface DeliveryActivity extends ActivityBase {
+  kind: 'delivery';
+  status: DeliveryView['status'];
+  delivery: DeliveryView;
+}
+
+/** The clock moved by an advance. */
+export interface ClockActivity extends ActivityBase {
+  kind: 'clock';
+  now: string;
+  mode: 'real' | 'frozen';
+}
+
+/** The state went back to its seed; the feed was emptied. */
+export interface ResetActivity extends ActivityBase {
+  kind: 'reset';
+}
+
+/** What `GET /_emulator/stream` carries. */
+export type ActivityItem =
+  | RequestActivity
+  | ControlActivity
+  | EventActivity
+  | MessageActivity
+  | DeliveryActivity
+  | ClockActivity
+  | ResetActivity;
+
+/** An item before the feed numbers and dates it. */
+export type ActivityDraft = ActivityItem extends infer Item
+  ? Item extends ActivityItem
+    ? Omit<Item, 'seq' | 'at'>
+    : never
+  : never;
+
+/** A published item with its JSON, built (and masked) once, when first needed. */
+export interface ActivityEntry {
+  item: ActivityItem;
+  json: string | undefined;
+}
+
+/** Items kept for `GET /_emulator/activity` and for clients resuming a stream. */
+export const KEPT_ACTIVITY = 1_000;
+
+/**
+ * What happens in the emulator, as it happens: /v1 requests, control changes, events, message
+ * statuses and delivery attempts. Keeps the last {@link KEPT_ACTIVITY} items; listeners (the
+ * `/_emulator/stream` responses) get each one as it is published. Publishing costs one small object
+ * and no serialisation: JSON is built, with secrets masked, only when someone reads it.
+ */
+export class ActivityFeed {
+  readonly #entries: ActivityEntry[] = [];
+  readonly #listeners = new Set<(entry: ActivityEntry) => void>();
+  #seq = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  /** Numbers, dates, keeps and hands out one item. */
+  publish(draft: ActivityDraft): void {
+    const item = { ...draft, seq: ++this.#seq, at: new Date(this.now()).toISOString() } as ActivityItem;
+    const entry: ActivityEntry = { item, json: undefined };
+    this.#entries.push(entry);
+    // Trimmed in batches: one splice per 100 items, not a shift per item.
+    if (this.#entries.length >= KEPT_ACTIVITY + 100) {
+      this.#entries.splice(0, this.#entries.length - KEPT_ACTIVITY);
+    }
+    for (const listener of this.#listeners) listener(entry);
+  }
+
+  /** Calls `listener` with every item published from now on; returns the unsubscription. */
+  subscribe(listener: (entry: ActivityEntry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The kept items after `seq`, oldest first (a resuming client's backlog). */
+  since(seq: number): ActivityEntry[] {
+    return this.#entries.filter((entry) => entry.item.seq > seq).slice(-KEPT_ACTIVITY);
+  }
+
+  /** The kept items, newest first. */
+  newestFirst(): ActivityEntry[] {
+    return this.#entries.slice(-KEPT_ACTIVITY).reverse();
+  }
+
+  /** Forgets what was kept (a reset); numbering goes on, so a resuming client never skips. */
+  clear(): void {
+    this.#entries.length = 0;
+  }
+
+  /** The JSON of an item, secrets masked. */
+  json(entry: ActivityEntry): string {
+    entry.json ??= maskSecrets(JSON.stringify(entry.item));
+    return entry.json;
+  }
+}

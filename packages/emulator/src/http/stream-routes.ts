@@ -1,0 +1,135 @@
+import type { H3, H3Event } from 'h3';
+import type { ActivityEntry, ActivityFeed, ActivityItem } from '../core/activity-feed';
+import type { EmulatorCore } from '../core/emulator-core';
+import { DomainError } from '../domain/domain-error';
+import { newRequestId } from '../domain/ids';
+import { assertSameOriginCaller } from './_origin-guard';
+import { limitOf } from './_pagination';
+import { errorResponse, jsonResponse } from './_respond';
+
+/** A comment line every so often keeps proxies and idle timeouts from closing a quiet stream. */
+const KEEP_ALIVE_MS = 15_000;
+/** A client this far behind (bytes queued, unread) is dropped; it reconnects and resumes. */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `GET /_emulator/stream` (server-sent events of the activity feed) and `GET /_emulator/activity`
+ * (the same items as a list, for a first view and for clients that poll). Both answer only the
+ * emulator's own console and non-browser clients, like the rest of the control API.
+ */
+export function registerStreamRoutes(app: H3, getCore: () => EmulatorCore): void {
+  app.get('/_emulator/stream', (event) => guarded(event, () => openStream(getCore().activity, event)));
+  app.get('/_emulator/activity', (event) =>
+    guarded(event, (requestId) => jsonResponse(200, activityPage(getCore().activity, event.url), requestId)),
+  );
+}
+
+function guarded(event: H3Event, answer: (requestId: string) => Response): Response {
+  const requestId = newRequestId();
+  try {
+    assertSameOriginCaller(event.req, event.url);
+    return answer(requestId);
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+/**
+ * One SSE response: first the kept items after the client's `Last-Event-ID` (header, as
+ * `EventSource` sends it when it reconnects, or `last_event_id` in the query), then every item as
+ * it is published. Each is `id: <seq>` and `data: <item JSON>`, secrets masked.
+ */
+function openStream(feed: ActivityFeed, event: H3Event): Response {
+  const lastId = Number(
+    event.req.headers.get('last-event-id') ?? event.url.searchParams.get('last_event_id') ?? Number.NaN,
+  );
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) return stop();
+        controller.enqueue(encoder.encode(text));
+      };
+      const frame = (entry: ActivityEntry) => `id: ${entry.item.seq}\ndata: ${feed.json(entry)}\n\n`;
+      send(`retry: 2000\n: parley emulator activity\n\n`);
+      if (Number.isInteger(lastId)) for (const entry of feed.since(lastId)) send(frame(entry));
+      const unsubscribe = feed.subscribe((entry) => send(frame(entry)));
+      const keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      keepAlive.unref?.();
+      let stopped = false;
+      stop = () => {
+        if (stopped) return;
+        stopped = true;
+        unsubscribe();
+        clearInterval(keepAlive);
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the client's cancel.
+        }
+      };
+      event.req.signal?.addEventListener('abort', stop, { once: true });
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+/**
+ * A page of kept items, newest first, filtered by `application_id`, `type` (an item kind such as
+ * `request`, or an event type such as `message.status_updated`) and `status` (`delivered`, `404`,
+ * or a class: `2xx`, `4xx`, `5xx`). The cursor is the seq to continue below, so a page does not
+ * shift when new items arrive.
+ */
+function activityPage(feed: ActivityFeed, url: URL) {
+  const limit = limitOf(url);
+  const applicationId = url.searchParams.get('application_id');
+  const type = url.searchParams.get('type');
+  const status = url.searchParams.get('status');
+  const cursor = url.searchParams.get('cursor');
+  const below = cursor === null ? Number.POSITIVE_INFINITY : cursorSeq(cursor);
+  const data: unknown[] = [];
+  let nextCursor: string | null = null;
+  for (const entry of feed.newestFirst()) {
+    const { item } = entry;
+    if (item.seq >= below) continue;
+    if (applicationId !== null && !item.application_ids.includes(applicationId)) continue;
+    if (type !== null && item.kind !== type && !('type' in item && item.type === type)) continue;
+    if (status !== null && !statusMatches(item, status)) continue;
+    if (data.length === limit) {
+      nextCursor = Buffer.from(`s:${item.seq + 1}`).toString('base64url');
+      break;
+    }
+    data.push(JSON.parse(feed.json(entry)));
+  }
+  return { object: 'list', data, has_more: nextCursor !== null, next_cursor: nextCursor };
+}
+
+function statusMatches(item: ActivityItem, wanted: string): boolean {
+  if (!('status' in item)) return false;
+  const status = String(item.status);
+  return /^[1-5]xx$/.test(wanted)
+    ? typeof item.status === 'number' && status[0] === wanted[0]
+    : status === wanted;
+}
+
+function cursorSeq(cursor: string): number {
+  const match = /^s:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) {
+    throw new DomainError('validation_error', 'cursor is not one this API returned.', {
+      field: 'cursor',
+      reason: 'invalid_value',
+    });
+  }
+  return Number(match[1]);
+}
