@@ -3,7 +3,8 @@ import { SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { renderConsolePage } from './console-page';
 
-const { html, headers } = await renderConsolePage();
+const clock = { now: '2026-10-14T09:30:15.000Z', mode: 'frozen' as const };
+const { html, headers } = await renderConsolePage(clock);
 const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
 const style = /<style>([\s\S]*)<\/style>/.exec(html)?.[1] ?? '';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -34,6 +35,6 @@ describe('renderConsolePage', () => {
     const config = JSON.parse(
       /<script type="application\/json" id="console-config">([^<]*)<\/script>/.exec(html)![1]!,
     );
-    expect(config).toEqual({ scopes: [...SCOPES], eventTypes: [...WEBHOOK_EVENT_TYPES] });
+    expect(config).toEqual({ scopes: [...SCOPES], eventTypes: [...WEBHOOK_EVENT_TYPES], clock });
   });
 });

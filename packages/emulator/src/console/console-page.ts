@@ -10,9 +10,7 @@ export interface ConsolePage {
   headers: Record<string, string>;
 }
 
-const CONFIG: ConsoleConfig = { scopes: [...SCOPES], eventTypes: [...WEBHOOK_EVENT_TYPES] };
-
-let page: Promise<ConsolePage> | undefined;
+let bundle: Promise<ConsoleBundle> | undefined;
 
 /**
  * The web console served at `/`: one HTML document with the bundled script and stylesheet
@@ -21,19 +19,19 @@ let page: Promise<ConsolePage> | undefined;
  * same-origin requests; `frame-ancestors` (a header only) and `X-Frame-Options` keep foreign pages
  * from framing it to trick a click on Reset or Rotate.
  */
-export function renderConsolePage(): Promise<ConsolePage> {
-  page ??= loadConsoleAssets().then(consolePage);
-  page.catch(() => {
-    page = undefined;
+export async function renderConsolePage(clock: ConsoleConfig['clock']): Promise<ConsolePage> {
+  bundle ??= loadConsoleAssets();
+  bundle.catch(() => {
+    bundle = undefined;
   });
-  return page;
+  return consolePage(await bundle, { scopes: [...SCOPES], eventTypes: [...WEBHOOK_EVENT_TYPES], clock });
 }
 
-/** Builds the page around a bundle (exported for tests). */
-export function consolePage(bundle: ConsoleBundle): ConsolePage {
+/** Builds the page around a bundle, with what the page needs at its first paint. */
+export function consolePage(bundle: ConsoleBundle, config: ConsoleConfig): ConsolePage {
   const policy = contentSecurityPolicy(bundle);
   // `<` escaped so the JSON can never close its script element.
-  const config = JSON.stringify(CONFIG).replaceAll('<', '\\u003c');
+  const configJson = JSON.stringify(config).replaceAll('<', '\\u003c');
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -47,7 +45,7 @@ export function consolePage(bundle: ConsoleBundle): ConsolePage {
 </head>
 <body>
 <div id="app"></div>
-<script type="application/json" id="console-config">${config}</script>
+<script type="application/json" id="console-config">${configJson}</script>
 <script>${bundle.script}</script>
 </body>
 </html>
@@ -69,11 +67,11 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('base64');
 }
 
-function contentSecurityPolicy(bundle: ConsoleBundle): string {
+function contentSecurityPolicy({ script, style }: ConsoleBundle): string {
   return [
     "default-src 'none'",
-    `script-src 'sha256-${sha256(bundle.script)}'`,
-    `style-src 'sha256-${sha256(bundle.style)}'`,
+    `script-src 'sha256-${sha256(script)}'`,
+    `style-src 'sha256-${sha256(style)}'`,
     "connect-src 'self'",
     "img-src 'self' data:",
     "base-uri 'none'",

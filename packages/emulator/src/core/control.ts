@@ -3,6 +3,11 @@ import { DomainError } from '../domain/domain-error';
 import type { PersistenceHealth } from '../store/persistence';
 import type { ApplicationRecord } from '../store/state';
 import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
+import {
+  applicationConnections,
+  type ConnectionWithTemplates,
+  sendAsApplication,
+} from './console-operations';
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
 import * as live from './live-operations';
@@ -61,6 +66,10 @@ export interface EmulatorControl {
   disconnectConnection(id: string): Promise<Connection>;
   receiveInbound(connectionId: string, input: { from: string; text: string }): Promise<Message>;
   listMessages(applicationId?: string): Message[];
+  /** The application's connections (sandbox fixtures or simulated live numbers), each with its templates. */
+  listApplicationConnections(applicationId: string): ConnectionWithTemplates[];
+  /** Sends the body of `POST /v1/messages` as the application, without a key (the console's Send). */
+  sendMessage(applicationId: string, input: Record<string, unknown>): Promise<Message>;
   listEvents(applicationId?: string): WebhookEvent[];
 }
 
@@ -144,6 +153,8 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     disconnectConnection: (id) => mutate(() => live.disconnectConnection(core(), id)),
     receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core(), connectionId, input)),
     listMessages: (applicationId) => operations.listMessages(core(), applicationId),
+    listApplicationConnections: (applicationId) => applicationConnections(core(), applicationId),
+    sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core(), applicationId, input)),
     listEvents: (applicationId) => operations.listEvents(core(), applicationId),
   };
 }

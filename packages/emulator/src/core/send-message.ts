@@ -28,7 +28,7 @@ export interface IdempotencySlot {
  */
 export function sendMessage(
   core: EmulatorCore,
-  caller: Caller,
+  caller: Pick<Caller, 'application'>,
   params: SendMessageParams,
   idempotency: IdempotencySlot,
 ): MessageRecord {
@@ -94,7 +94,11 @@ export function sendMessage(
   return record;
 }
 
-function findConnectionForSend(core: EmulatorCore, caller: Caller, id: string): Connection {
+function findConnectionForSend(
+  core: EmulatorCore,
+  caller: Pick<Caller, 'application'>,
+  id: string,
+): Connection {
   try {
     return findConnection(core, caller, id);
   } catch (error) {

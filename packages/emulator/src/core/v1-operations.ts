@@ -41,7 +41,7 @@ export function getStatus(core: EmulatorCore, caller: Caller): Status {
 }
 
 /** The connections of the caller's application: the two fixtures in the sandbox. */
-export function listConnections(core: EmulatorCore, caller: Caller): Connection[] {
+export function listConnections(core: EmulatorCore, caller: Pick<Caller, 'application'>): Connection[] {
   if (caller.application.environment === 'sandbox') return [...SANDBOX_CONNECTIONS];
   return Object.values(core.state.connections)
     .filter((connection) => connection.application_id === caller.application.id)
@@ -49,7 +49,11 @@ export function listConnections(core: EmulatorCore, caller: Caller): Connection[
 }
 
 /** One connection of the caller's application (404 `not_found`). */
-export function findConnection(core: EmulatorCore, caller: Caller, id: string): Connection {
+export function findConnection(
+  core: EmulatorCore,
+  caller: Pick<Caller, 'application'>,
+  id: string,
+): Connection {
   const record = isUuid(id) ? core.state.connections[id] : undefined;
   const found = !isUuid(id)
     ? undefined
@@ -63,7 +67,11 @@ export function findConnection(core: EmulatorCore, caller: Caller, id: string): 
 }
 
 /** `GET /v1/connections/{id}/templates`: the two every connection carries, then its own. */
-export function listTemplates(core: EmulatorCore, caller: Caller, connectionId: string): Template[] {
+export function listTemplates(
+  core: EmulatorCore,
+  caller: Pick<Caller, 'application'>,
+  connectionId: string,
+): Template[] {
   const { id } = findConnection(core, caller, connectionId);
   return templatesOf(id, core.state.connections[id]?.templates);
 }

@@ -117,7 +117,7 @@ export function assembleEmulator(
   const app = createHttpApp(() => core, control, {
     renderConsole: async () => {
       const { renderConsolePage } = await import('../console/console-page');
-      return renderConsolePage();
+      return renderConsolePage(control.getClock());
     },
   });
   let ready = false;

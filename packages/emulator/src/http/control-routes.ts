@@ -63,6 +63,14 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     status: 201,
     body: await control.createEndpoint(id(call), body(call)),
   }));
+  // The console's additions: what an application can send through, and a send without a key.
+  route('get', '/applications/:id/connections', (call) =>
+    list(call, control.listApplicationConnections(id(call))),
+  );
+  route('post', '/applications/:id/messages', async (call) => ({
+    status: 202,
+    body: await control.sendMessage(id(call), body(call)),
+  }));
   route('post', '/applications/:id/connections', async (call) => ({
     status: 201,
     body: await control.createConnection(id(call), body(call)),

@@ -17,7 +17,7 @@ import { CurrentView } from './views';
 export function App({ config }: { config: ConsoleConfig }) {
   const [route, navigate] = useRoute();
   const [apps, setApps] = useState<Application[]>([]);
-  const [clock, setClock] = useState<ClockView>();
+  const [clock, setClock] = useState<ClockView>(config.clock);
   const [announcement, setAnnouncement] = useState<Announcement>({ status: '', error: '' });
   const loaders = useRef(new Set<() => Promise<void>>());
   const app = apps.find((candidate) => candidate.id === route.app) ?? apps[0] ?? null;

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { useConsole } from './console-context';
 import type { ClockView } from './control-types';
@@ -17,6 +17,7 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
   const { act } = useConsole();
   const [typed, setTyped] = useState('');
   const [invalid, setInvalid] = useState(false);
+  const shown = useRealTime(clock);
   const advance = (ms: number) =>
     act(async () => {
       const result = await api<{ now: string }>('POST', '/_emulator/clock/advance', { ms });
@@ -34,7 +35,7 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
       <span>
         Now:{' '}
         <output id="clock-now" aria-live="off">
-          {clock ? when(clock.now) : '…'}
+          {shown ? when(shown) : '…'}
         </output>
       </span>
       <span class="badge muted" id="clock-mode" title="Clock mode">
@@ -68,4 +69,18 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
       </form>
     </fieldset>
   );
+}
+
+/** The clock's time, ticking every second in `real` mode (a frozen clock moves only when advanced). */
+function useRealTime(clock: ClockView | undefined): string | undefined {
+  const [, setTick] = useState(0);
+  const [base, setBase] = useState({ at: Date.now(), now: clock?.now });
+  useEffect(() => {
+    setBase({ at: Date.now(), now: clock?.now });
+    if (clock?.mode !== 'real') return;
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1_000);
+    return () => clearInterval(timer);
+  }, [clock?.now, clock?.mode]);
+  if (!base.now || clock?.mode !== 'real') return clock?.now;
+  return new Date(Date.parse(base.now) + Date.now() - base.at).toISOString().replace(/\.\d+Z$/, 'Z');
 }

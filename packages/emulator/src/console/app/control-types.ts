@@ -23,3 +23,6 @@ export interface CreatedKey {
   prefix: string;
   scopes: string[];
 }
+
+export type { ActivityItem } from '../../core/activity-feed';
+export type { ConnectionWithTemplates } from '../../core/console-operations';

@@ -5,6 +5,7 @@ import { Empty, LoadError } from './empty';
 import { when } from './format';
 import { useLiveData } from './live-data';
 import { Pager, usePages } from './pager';
+import { SendMessageForm } from './send-message-form';
 
 /** Messages of the application, newest first, a page at a time, their status kept current. */
 export function MessagesView({ app }: { app: Application }) {
@@ -20,6 +21,11 @@ export function MessagesView({ app }: { app: Application }) {
   return (
     <section id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
+      <details class="send" open>
+        <summary>Send a message</summary>
+        <SendMessageForm app={app} />
+      </details>
+      <h3>Messages, newest first</h3>
       <LoadError error={messages.error} />
       <div id="message-list">
         {messages.data &&

@@ -1,46 +1,158 @@
+import { useState } from 'preact/hooks';
+import { ACTIVITY_KINDS, ACTIVITY_STATUSES, activityStatus, activitySummary } from './activity-summary';
 import { api, query } from './api';
-import type { Application, List, WebhookEvent } from './control-types';
+import { Badge } from './badge';
+import { useConsole } from './console-context';
+import type { ActivityItem, Application, List } from './control-types';
 import { Empty, LoadError } from './empty';
 import { when } from './format';
 import { useLiveData } from './live-data';
+import { Pager, usePages } from './pager';
 
-/** Recent events of the application, newest first. */
+interface Filters {
+  application: string;
+  type: string;
+  status: string;
+}
+
+/** Every /v1 request, event, status change and delivery attempt, newest first; a click shows one whole. */
 export function TimelineView({ app }: { app: Application }) {
-  const events = useLiveData(
-    () => api<List<WebhookEvent>>('GET', `/_emulator/events${query({ application_id: app.id, limit: 50 })}`),
-    [app.id],
+  const { apps, config } = useConsole();
+  const pages = usePages();
+  const [filters, setFilters] = useState<Filters>({ application: app.id, type: '', status: '' });
+  const [selected, setSelected] = useState<ActivityItem | null>(null);
+  const activity = useLiveData(
+    () =>
+      api<List<ActivityItem>>(
+        'GET',
+        `/_emulator/activity${query({ application_id: filters.application, type: filters.type, status: filters.status, limit: 50, cursor: pages.cursor })}`,
+      ),
+    [filters.application, filters.type, filters.status, pages.cursor],
   );
+  const filter = (name: keyof Filters) => (event: Event) => {
+    pages.first();
+    setFilters({ ...filters, [name]: (event.currentTarget as HTMLSelectElement).value });
+  };
   return (
     <section id="timeline" aria-labelledby="timeline-title">
       <h2 id="timeline-title">Timeline</h2>
-      <LoadError error={events.error} />
-      <div id="event-list">
-        {events.data &&
-          (events.data.data.length === 0 ? (
-            <Empty>No event yet.</Empty>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.data.map((event) => (
-                  <tr key={event.id}>
-                    <td>{when(event.created_at)}</td>
-                    <td>{event.type}</td>
-                    <td>
-                      <code>{event.id}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ))}
+      <div class="filters">
+        <div class="field inline">
+          <label for="timeline-application">Application</label>
+          <select id="timeline-application" value={filters.application} onChange={filter('application')}>
+            <option value="">All applications</option>
+            {apps.map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.name} ({option.environment})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field inline">
+          <label for="timeline-type">Type</label>
+          <select id="timeline-type" value={filters.type} onChange={filter('type')}>
+            <option value="">Everything</option>
+            {ACTIVITY_KINDS.map(([kind, title]) => (
+              <option key={kind} value={kind}>
+                {title}
+              </option>
+            ))}
+            <optgroup label="Event types">
+              {config.eventTypes.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+        <div class="field inline">
+          <label for="timeline-status">Status</label>
+          <select id="timeline-status" value={filters.status} onChange={filter('status')}>
+            <option value="">Any</option>
+            {ACTIVITY_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <LoadError error={activity.error} />
+      <div class="split">
+        <div id="timeline-list" class="table-wrap">
+          {activity.data &&
+            (activity.data.data.length === 0 ? (
+              <Empty>Nothing yet: requests, events and deliveries appear here as they happen.</Empty>
+            ) : (
+              <TimelineTable items={activity.data.data} selected={selected} onSelect={setSelected} />
+            ))}
+          {activity.data && <Pager pages={pages} label="Timeline" nextCursor={activity.data.next_cursor} />}
+        </div>
+        <TimelineDetail item={selected} />
       </div>
     </section>
+  );
+}
+
+function TimelineTable(props: {
+  items: ActivityItem[];
+  selected: ActivityItem | null;
+  onSelect: (item: ActivityItem) => void;
+}) {
+  return (
+    <table>
+      <caption class="sr-only">Activity, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          <th scope="col">Type</th>
+          <th scope="col">What</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.items.map((item) => {
+          const status = activityStatus(item);
+          const current = props.selected?.seq === item.seq;
+          return (
+            <tr key={item.seq} data-seq={item.seq} data-kind={item.kind} aria-selected={current}>
+              <td class="nowrap">{when(item.at)}</td>
+              <td>{item.kind}</td>
+              <td class="content">
+                <button
+                  type="button"
+                  class="link"
+                  aria-expanded={current}
+                  aria-controls="timeline-detail"
+                  onClick={() => props.onSelect(item)}
+                >
+                  {activitySummary(item)}
+                </button>
+              </td>
+              <td>{status !== undefined && <Badge status={status} />}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function TimelineDetail({ item }: { item: ActivityItem | null }) {
+  return (
+    <aside id="timeline-detail" class="detail" aria-label="Details" aria-live="polite">
+      {item ? (
+        <>
+          <h3>
+            {item.kind} · {when(item.at)}
+          </h3>
+          <p>{activitySummary(item)}</p>
+          <pre>{JSON.stringify(item, null, 2)}</pre>
+        </>
+      ) : (
+        <p class="empty">Choose an item to see it whole.</p>
+      )}
+    </aside>
   );
 }

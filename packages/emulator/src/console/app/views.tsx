@@ -1,3 +1,4 @@
+import { ConnectionsView } from './connections-view';
 import type { Application } from './control-types';
 import { DeliveriesView } from './deliveries-view';
 import { EndpointsView } from './endpoints-view';
@@ -23,6 +24,6 @@ export function CurrentView({ view, app }: { view: ViewName; app: Application })
     case 'keys':
       return <KeysView key={app.id} app={app} />;
     case 'connections':
-      return <p class="empty">Connections come in the next step.</p>;
+      return <ConnectionsView key={app.id} app={app} />;
   }
 }

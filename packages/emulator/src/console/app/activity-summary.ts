@@ -1,0 +1,55 @@
+import type { ActivityItem } from './control-types';
+
+/** One line that says what an activity item was. */
+export function activitySummary(item: ActivityItem): string {
+  switch (item.kind) {
+    case 'request':
+      return `${item.method} ${item.path} → ${item.status}${item.key_prefix ? ` · ${item.key_prefix}…` : ''} · ${item.duration_ms} ms`;
+    case 'control':
+      return `${item.method} ${item.path} → ${item.status} · ${item.duration_ms} ms`;
+    case 'event':
+      return `${item.type} ${item.event.id}`;
+    case 'message':
+      return `message ${item.message.direction === 'inbound' ? `from ${item.message.from}` : `to ${item.message.to}`} → ${item.status}`;
+    case 'delivery': {
+      const last = item.delivery.attempts[item.delivery.attempts.length - 1];
+      const outcome = last
+        ? ` · attempt ${item.delivery.attempts.length}: ${last.status_code ?? last.error}`
+        : ' · queued';
+      return `${item.delivery.event_type} delivery → ${item.status}${outcome}`;
+    }
+    case 'clock':
+      return `clock → ${item.now}`;
+    case 'reset':
+      return 'emulator reset to its seed';
+  }
+}
+
+/** The status shown in an item's badge, if it has one. */
+export function activityStatus(item: ActivityItem): string | number | undefined {
+  return 'status' in item ? item.status : undefined;
+}
+
+/** The item kinds the timeline filters on, as they are named there. */
+export const ACTIVITY_KINDS: readonly [string, string][] = [
+  ['request', '/v1 requests'],
+  ['event', 'Events'],
+  ['message', 'Message statuses'],
+  ['delivery', 'Delivery attempts'],
+  ['control', 'Control changes'],
+  ['clock', 'Clock'],
+];
+
+/** Statuses the timeline filters on. */
+export const ACTIVITY_STATUSES = [
+  '2xx',
+  '4xx',
+  '5xx',
+  'queued',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'received',
+  'pending',
+];
