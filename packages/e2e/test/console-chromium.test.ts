@@ -1,45 +1,11 @@
-import { existsSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
 import { Parley, verifyWebhook } from '@parley/sdk';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver() {
-  const received: Received[] = [];
-  const answer = { status: 200 };
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.statusCode = answer.status;
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks`,
-    received,
-    answer,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { launchChromium, runBrowserTests, startReceiver } from './_console-browser';
 
 // Chromium on a shared two-core machine: generous time, never a timing assertion.
-describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_000 }, () => {
+describe.runIf(runBrowserTests)('web console in Chromium', { timeout: 60_000 }, () => {
   let server: EmulatorServer;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let browser: Browser;
@@ -48,19 +14,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
   beforeAll(async () => {
     server = await startEmulatorServer({ port: 0, clock: 'frozen' });
     receiver = await startReceiver();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
   });
 
@@ -71,7 +25,8 @@ describe.skipIf(!existsSync(CHROMIUM))('web console in Chromium', { timeout: 60_
   });
 
   const status = () => page.locator('#status-message');
-  const view = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click();
+  const view = (name: string) =>
+    page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click();
   const advance = async (label: string) => {
     await page.getByRole('button', { name: label, exact: true }).click();
     await status().filter({ hasText: 'Clock advanced' }).waitFor();

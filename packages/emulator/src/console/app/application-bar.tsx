@@ -16,6 +16,7 @@ export function ApplicationBar() {
       });
       navigate({ app: created.id, endpoint: null });
       form.reset();
+      form.closest('details')?.removeAttribute('open');
       return `Application ${created.name} (${created.environment}) created.`;
     });
   };

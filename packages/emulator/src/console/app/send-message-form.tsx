@@ -101,10 +101,11 @@ export function SendMessageForm({ app }: { app: Application }) {
             checked={kind === 'template'}
             onChange={() => setKind('template')}
           />{' '}
-          Template
+          Template message
         </label>
         <label>
           <input type="radio" name="kind" checked={kind === 'text'} onChange={() => setKind('text')} /> Text
+          message
         </label>
       </fieldset>
       {kind === 'template' && template ? (
