@@ -186,6 +186,10 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await view('Connections');
     await page.getByRole('button', { name: 'Disconnect Shop' }).click();
     await page.locator('#connection-list .badge', { hasText: 'disconnected' }).waitFor();
+    await page.getByLabel('Phone number').fill('+33100000002');
+    await page.getByLabel('Display name').fill('Support');
+    await page.getByRole('button', { name: 'Connect number' }).click();
+    await announced('Connection Support (+33100000002) connected.');
 
     await view('Applications and keys');
     await page.getByLabel(/I accept the developer agreement/).check();
@@ -223,12 +227,17 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await page.locator('#app-select').selectOption({ label: 'Views app (sandbox)' });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
+      await page.locator('#app-select').selectOption({ label: 'Views app (sandbox)' });
       for (const [name, title] of VIEWS) {
         await view(title);
         await page.locator(`section#${name}`).waitFor();
         await page.locator('main .load-error').waitFor({ state: 'detached' });
         if (name === 'timeline') await page.locator('#timeline-list tr').nth(3).getByRole('button').click();
         if (name === 'deliveries') await page.locator('#delivery-list summary').first().click();
+        if (name === 'connections') {
+          await page.locator('#app-select').selectOption({ label: 'Live views app (live)' });
+          await page.locator('#connection-list article').nth(1).waitFor();
+        }
         await page.mouse.move(0, 0);
         await page.screenshot({ path: new URL(`console-${name}-${scheme}.png`, IMAGES).pathname });
       }
@@ -278,6 +287,7 @@ describe.runIf(runBrowserTests)('console load time in Chromium', { timeout: 120_
       }
       const rows = await (async () => {
         await page.goto(`${server.consoleUrl}#view=messages&app=${app.id}`);
+        await page.locator('#message-list tbody tr').nth(49).waitFor();
         return page.locator('#message-list tbody tr').count();
       })();
       console.log(
