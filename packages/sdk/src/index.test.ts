@@ -40,6 +40,7 @@ describe('public surface', () => {
         "ValidationError",
         "WEBHOOK_EVENT_TYPES",
         "WEBHOOK_HEADERS",
+        "WEBHOOK_OUTCOME_HEADER",
         "WaitForTimeoutError",
         "WebhookVerificationError",
         "canonicalJson",
@@ -74,6 +75,7 @@ describe('public surface', () => {
       [
         "ParleyError",
         "WEBHOOK_HEADERS",
+        "WEBHOOK_OUTCOME_HEADER",
         "WebhookVerificationError",
         "createWebhookHandler",
         "isParleyError",

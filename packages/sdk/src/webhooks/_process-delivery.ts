@@ -3,16 +3,21 @@ import { ExpiringMap } from './_expiring-map';
 import { queueByKey } from './_queue-by-key';
 import type { WebhookHeaders } from './_read-header';
 import { isOrderedStatus, isStaleStatus } from './_status-order';
+import type { WebhookOutcome } from './headers';
 import { verifyWebhook } from './verify-webhook';
 import type { WebhookHandlerOptions } from './webhook-handler-options';
 import type { WebhookDedupeStore, WebhookStatusStore } from './webhook-stores';
 import { isWebhookVerificationError } from './webhook-verification-error';
 
-/** The answer to a delivery: a status, and the JSON body `{ error, message? }` when not 2xx. */
+/**
+ * The answer to a delivery: a status, the JSON body `{ error, message? }` when not 2xx, and what
+ * was done with a verified one (sent as the `Parley-Webhook-Outcome` header).
+ */
 export interface DeliveryAnswer {
   status: number;
   error?: string;
   message?: string;
+  outcome?: WebhookOutcome;
 }
 
 /** Reads the raw body; called only for a POST. */
@@ -28,7 +33,7 @@ export type DeliveryProcessor = (
 // Parley retries a delivery for about 20.5 h (DESIGN §3): remembering ids and statuses for 24 h
 // covers every retry of an event, and a newer status recorded after it was sent.
 const REMEMBER_SECONDS = 86_400;
-const ACKNOWLEDGED: DeliveryAnswer = { status: 204 };
+const acknowledged = (outcome: WebhookOutcome): DeliveryAnswer => ({ status: 204, outcome });
 
 /** Reports an error answered 500, through `onError` or else `console.error`. */
 export function errorReporter(
@@ -77,13 +82,13 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       return { status: 500, error: 'internal_error' };
     }
     const handle = (on[event.type] ?? onUnhandled) as ((event: WebhookEvent) => unknown) | undefined;
-    if (!handle) return ACKNOWLEDGED;
+    if (!handle) return acknowledged('unhandled');
     const message = event.type === 'message.status_updated' ? event.data.message : undefined;
     // One key per message for status events, so its statuses are handled in arrival order.
     return oneAtATime(message?.id ?? event.id, async () => {
-      if (processed && (await processed.has(event.id))) return ACKNOWLEDGED;
+      if (processed && (await processed.has(event.id))) return acknowledged('duplicate');
       if (message && statuses && isStaleStatus(await statuses.get(message.id), message.status)) {
-        return ACKNOWLEDGED;
+        return acknowledged('stale_status');
       }
       try {
         await handle(event);
@@ -95,7 +100,7 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       if (message && statuses && isOrderedStatus(message.status)) {
         await statuses.set(message.id, message.status, REMEMBER_SECONDS);
       }
-      return ACKNOWLEDGED;
+      return acknowledged('processed');
     }).catch((error: unknown) => {
       // A store failed: answer 500 so Parley retries rather than lose the event.
       report(error, event);

@@ -228,6 +228,29 @@ describe('set-up errors answer 500 internal_error and are reported without an ev
   });
 });
 
+describe('the Parley-Webhook-Outcome header', () => {
+  it('says what was done with each verified delivery, and is absent from refusals', async () => {
+    const { handler } = recordingHandler();
+    const event = testEvent();
+    const outcomes: (string | null)[] = [];
+    for (const request of [
+      await deliveryRequest(event),
+      await deliveryRequest(event),
+      await deliveryRequest(statusEvent('read')),
+      await deliveryRequest(statusEvent('sent')),
+      await deliveryRequest({
+        ...event,
+        id: `evt_${'1'.repeat(32)}`,
+        type: 'connection.connected',
+      } as WebhookEvent),
+      await deliveryRequest(testEvent(), `whsec_${'x'.repeat(32)}`),
+    ]) {
+      outcomes.push((await handler(request)).headers.get('parley-webhook-outcome'));
+    }
+    expect(outcomes).toEqual(['processed', 'duplicate', 'processed', 'stale_status', 'unhandled', null]);
+  });
+});
+
 describe('deduplication by event id', () => {
   it('answers a duplicate 204 without running the handler again', async () => {
     const { handler, handled } = recordingHandler();

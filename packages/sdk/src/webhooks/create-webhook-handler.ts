@@ -1,4 +1,5 @@
 import { type DeliveryAnswer, deliveryProcessor, errorReporter } from './_process-delivery';
+import { WEBHOOK_OUTCOME_HEADER } from './headers';
 import { type NodeWebhookListener, nodeListener } from './node-listener';
 import type { WebhookHandlerOptions } from './webhook-handler-options';
 
@@ -25,7 +26,7 @@ export interface WebhookHandler {
  * | --- | --- |
  * | not a POST | 405 |
  * | verification failed | 400 `{ "error": reason }` |
- * | handler succeeded; duplicate event id; stale status; no handler for the type | 204 |
+ * | handler succeeded; duplicate event id; stale status; no handler for the type | 204, with `Parley-Webhook-Outcome` saying which |
  * | handler threw (reported through `onError`) | 500 `{ "error": "handler_failed" }` |
  * | set-up error: missing secret, failing store (reported) | 500 `{ "error": "internal_error" }` |
  *
@@ -59,7 +60,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   });
 }
 
-function toResponse({ status, ...body }: DeliveryAnswer): Response {
-  const init = { status, headers: status === 405 ? { allow: 'POST' } : {} };
-  return body.error ? Response.json(body, init) : new Response(null, init);
+function toResponse({ status, outcome, ...body }: DeliveryAnswer): Response {
+  const headers = new Headers();
+  if (status === 405) headers.set('allow', 'POST');
+  if (outcome) headers.set(WEBHOOK_OUTCOME_HEADER, outcome);
+  return body.error ? Response.json(body, { status, headers }) : new Response(null, { status, headers });
 }

@@ -13,7 +13,8 @@ export type {
 export type { Message, MessageStatus } from '../wire/message';
 export type { WebhookHandler } from './create-webhook-handler';
 export { createWebhookHandler } from './create-webhook-handler';
-export { WEBHOOK_HEADERS } from './headers';
+export type { WebhookOutcome } from './headers';
+export { WEBHOOK_HEADERS, WEBHOOK_OUTCOME_HEADER } from './headers';
 export type { NodeWebhookListener, NodeWebhookRequest, NodeWebhookResponse } from './node-listener';
 export type { SignedWebhookHeaders, SignWebhookParams } from './sign-webhook';
 export { signWebhook } from './sign-webhook';

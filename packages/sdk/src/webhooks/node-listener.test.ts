@@ -49,6 +49,10 @@ describe('handler.node() on node:http', () => {
     const event = testEvent();
     const answers = [await post(url, event), await post(url, event)];
     expect(answers.map((answer) => answer.status)).toEqual([204, 204]);
+    expect(answers.map((answer) => answer.headers.get('parley-webhook-outcome'))).toEqual([
+      'processed',
+      'duplicate',
+    ]);
     expect(await answers[0]!.text()).toBe('');
     expect(handled).toEqual([event]);
   });

@@ -1,6 +1,7 @@
 // Imports nothing from `node:`: it works with whatever request and response objects it is given,
 // so this module stays in the runtime-neutral build.
 import type { DeliveryAnswer, DeliveryProcessor } from './_process-delivery';
+import { WEBHOOK_OUTCOME_HEADER } from './headers';
 
 /** What the Node listener needs of a request: Node's `IncomingMessage`, an Express or a raw Fastify request. */
 export interface NodeWebhookRequest extends AsyncIterable<Uint8Array | string> {
@@ -56,9 +57,10 @@ async function readStream(req: NodeWebhookRequest): Promise<Uint8Array> {
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
-function writeAnswer(res: NodeWebhookResponse, { status, ...body }: DeliveryAnswer): void {
+function writeAnswer(res: NodeWebhookResponse, { status, outcome, ...body }: DeliveryAnswer): void {
   res.statusCode = status;
   if (status === 405) res.setHeader('allow', 'POST');
+  if (outcome) res.setHeader(WEBHOOK_OUTCOME_HEADER, outcome);
   if (!body.error) return void res.end();
   res.setHeader('content-type', 'application/json');
   res.end(JSON.stringify(body));
