@@ -121,7 +121,9 @@ program
   .option('--secret <secret>', 'sign with this whsec_… secret instead of the one saved for --forward-to')
   .action(lazy(() => import('./commands/listen/index')));
 
-const webhooks = program.command('webhooks').description('sign and verify webhook deliveries offline');
+const webhooks = program
+  .command('webhooks')
+  .description('sign and verify webhook deliveries offline, and grade a running receiver');
 webhooks
   .command('verify')
   .description('check a captured delivery and say exactly why it fails')
@@ -139,6 +141,13 @@ webhooks
   .option('--timestamp <seconds>', 'unix time in seconds (default: now)')
   .option('--url <url>', 'target of the curl line', 'http://127.0.0.1:3000/webhooks')
   .action(lazy(() => import('./commands/webhooks/sign')));
+webhooks
+  .command('doctor')
+  .description('grade a running receiver: valid, duplicate, forged, stale, tampered, rotated, out-of-order, timed')
+  .argument('<url>', 'the receiver, e.g. http://127.0.0.1:3000/webhooks')
+  .option('--secret <secret>', "the receiver's signing secret (default: PARLEY_WEBHOOK_SECRET)", collect)
+  .option('--timeout <seconds>', 'wait this long for each answer, at most 15 (what Parley waits)', '15')
+  .action(lazy(() => import('./commands/webhooks/doctor'), ['url']));
 
 const emulator = program
   .command('emulator')

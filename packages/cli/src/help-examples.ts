@@ -43,6 +43,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   webhooks: [
     'parley webhooks verify --headers headers.txt --body body.json',
     'parley webhooks sign --body event.json --secret whsec_…',
+    `parley webhooks doctor ${APP} --secret whsec_…`,
   ],
   'webhooks verify': [
     'parley webhooks verify --headers headers.txt --body body.json   # secret from PARLEY_WEBHOOK_SECRET',
@@ -51,6 +52,11 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'webhooks sign': [
     'parley webhooks sign --body event.json --secret whsec_…',
     'parley webhooks sign --body event.json --url http://127.0.0.1:3000/hooks --json',
+  ],
+  'webhooks doctor': [
+    `parley webhooks doctor ${APP}   # secret from PARLEY_WEBHOOK_SECRET`,
+    `parley webhooks doctor ${APP} --secret whsec_… --json > doctor.json   # exit 1 when a case fails`,
+    `parley webhooks doctor ${APP} --timeout 2`,
   ],
   emulator: [
     'parley emulator start --clock frozen',

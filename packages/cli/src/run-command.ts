@@ -41,7 +41,7 @@ export async function runCommand<Options, Data>(
       const text = commandModule.render?.(data, context);
       if (text) context.stdout.write(`${text}\n`);
     }
-    return EXIT.ok;
+    return commandModule.exitCode?.(data) ?? EXIT.ok;
   } catch (error) {
     const exit = asExitError(error);
     if (context.json) context.stdout.write(`${JSON.stringify(exit.body, null, 2)}\n`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context';
+import type { ExitCode } from '../exit-error';
 
 /** What commander parsed for one command: flags (with the globals), named arguments, the command. */
 export interface ParsedInput {
@@ -20,6 +21,11 @@ export interface CommandModule<Options, Data> {
   json?(data: Data): unknown;
   /** Options from the command line; by default the flags merged with the named arguments. */
   parse?(input: ParsedInput): Options;
+  /**
+   * The exit code of data that was printed (default 0): a check that ran but found failures
+   * (`webhooks doctor`) prints its whole report and still fails the process.
+   */
+  exitCode?(data: Data): ExitCode;
   /** The command runs until interrupted: SIGINT/SIGTERM abort `context.signal` instead of killing. */
   longRunning?: boolean;
 }
