@@ -3,8 +3,8 @@ import { assertUnderDailyCap, sendsAfterThisOne } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
-import { insideWindow } from '../domain/live-simulation';
 import { connectionTemplates, templateReference } from '../domain/sandbox-fixtures';
+import { sendFailure } from '../domain/send-outcome';
 import { checkTemplate } from '../domain/send-params';
 import type { JournalEntry } from '../store/persistence';
 import type { MessageRecord } from '../store/state';
@@ -48,7 +48,7 @@ export function sendMessage(
   const workspaceId = caller.application.workspace_id;
   if (live) assertUnderDailyCap(core.state.daily_sends, workspaceId, now);
   const timestamp = formatTimestamp(now);
-  const error = failureOf(core, params, live, now);
+  const error = sendFailure(params, { live, windows: core.state.windows, now });
   const message: Message = {
     id: newId(),
     object: 'message',
@@ -110,26 +110,4 @@ function findConnectionForSend(
     }
     throw error;
   }
-}
-
-function failureOf(
-  core: EmulatorCore,
-  params: SendMessageParams,
-  live: boolean,
-  now: number,
-): Message['error'] {
-  if (!live && params.to.endsWith('0000')) {
-    return { code: 'recipient_unreachable', message: `The sandbox recipient ${params.to} is unreachable.` };
-  }
-  if (
-    live &&
-    params.type === 'text' &&
-    !insideWindow(core.state.windows, params.connection_id, params.to, now)
-  ) {
-    return {
-      code: 'outside_messaging_window',
-      message: `${params.to} has not written to this number in the last 24 hours; send a template instead.`,
-    };
-  }
-  return null;
 }

@@ -1,7 +1,7 @@
 import { API_VERSION } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
-import type { ApplicationRecord } from '../store/state';
 import { buildEvent, routeEvent } from './event-routing';
+import type { ApplicationRecord } from './records';
 
 const app = (id: string, workspace_id: string, environment: 'live' | 'sandbox'): ApplicationRecord => ({
   id,

@@ -1,6 +1,6 @@
 import { API_VERSION, type WebhookEvent } from '@parley/sdk';
-import type { ApplicationRecord } from '../store/state';
 import { formatTimestamp, newEventId } from './ids';
+import type { ApplicationRecord } from './records';
 
 /** The `data` of an event of this type. */
 export type EventData<Type extends WebhookEvent['type']> = Extract<WebhookEvent, { type: Type }>['data'];

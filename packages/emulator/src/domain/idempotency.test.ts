@@ -1,6 +1,5 @@
 import type { Message } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
-import type { MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import {
   bodyFingerprint,
@@ -11,6 +10,7 @@ import {
   inUseError,
   parseIdempotencyKey,
 } from './idempotency';
+import type { MessageRecord } from './records';
 
 function thrown(run: () => unknown): DomainError {
   try {

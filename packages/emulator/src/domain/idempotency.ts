@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from '@parley/sdk';
-import type { IdempotencyRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
+import type { IdempotencyRecord, MessageRecord } from './records';
 
 /** How long an idempotency key is remembered (DESIGN §2). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import type { ApplicationRecord, ConnectionRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import {
   connectionView,
@@ -9,6 +8,7 @@ import {
   MESSAGING_WINDOW_MS,
   windowSlot,
 } from './live-simulation';
+import type { ApplicationRecord, ConnectionRecord } from './records';
 
 const NOW = Date.UTC(2026, 9, 14, 9, 30, 0, 250);
 const HOURS_24 = 24 * 60 * 60 * 1000;

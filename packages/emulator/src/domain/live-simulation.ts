@@ -1,8 +1,8 @@
 import { type Connection, characterCount, isPhoneNumber, MAX_TEXT_LENGTH } from '@parley/sdk';
-import type { ApplicationRecord, ConnectionRecord, MessageRecord } from '../store/state';
 import { DomainError } from './domain-error';
 import { formatTimestamp, newId } from './ids';
 import { inboundMessage } from './inbound-message';
+import type { ApplicationRecord, ConnectionRecord, MessageRecord } from './records';
 
 /** How long an inbound message lets the business answer with free text (DESIGN §4). */
 export const MESSAGING_WINDOW_MS = 24 * 60 * 60 * 1000;

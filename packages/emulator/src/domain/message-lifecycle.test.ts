@@ -1,8 +1,8 @@
 import type { Message } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
-import type { MessageRecord } from '../store/state';
 import { inboundMessage } from './inbound-message';
 import { LIVE_STEPS, messageAt, SANDBOX_STEPS, stepsOf } from './message-lifecycle';
+import type { MessageRecord } from './records';
 
 const ACCEPTED = Date.UTC(2026, 10, 14, 9, 30, 0);
 

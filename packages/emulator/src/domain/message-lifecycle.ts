@@ -1,5 +1,5 @@
 import type { Message, OutboundMessageStatus } from '@parley/sdk';
-import type { MessageRecord } from '../store/state';
+import type { MessageRecord } from './records';
 import { formatTimestamp } from './ids';
 
 /** One scheduled status change: the status reached at `age` ms after acceptance. */

@@ -96,7 +96,7 @@ export function assembleEmulator(
   const seedState = async () => {
     await core.replaceState(createInitialState());
     if (options.seed) {
-      const { applySeed } = await import('../store/apply-seed');
+      const { applySeed } = await import('../core/apply-seed');
       await applySeed(core, options.seed);
     }
   };

@@ -1,10 +1,10 @@
-import { addKey } from '../core/control-operations';
-import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { createLiveConnection } from '../domain/live-simulation';
-import { parseSeed, SeedError } from './parse-seed';
-import type { SeedFile } from './seed-types';
+import { parseSeed, SeedError } from '../store/parse-seed';
+import type { SeedFile } from '../store/seed-types';
+import { addKey } from './control-operations';
+import type { EmulatorCore } from './emulator-core';
 
 /**
  * Creates what a seed describes, silently (no events: the seed is the world as it already is).

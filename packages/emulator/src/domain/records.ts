@@ -1,0 +1,53 @@
+import type { Connection, Environment, Message, WebhookEvent } from '@parley/sdk';
+import type { TemplateDefinition } from './sandbox-fixtures';
+
+/** An isolated tenant. */
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  created_at: string;
+  /** When the developer agreement was accepted (first live key), or null. */
+  agreement_accepted_at: string | null;
+}
+
+/** An application of a workspace, in one environment. */
+export interface ApplicationRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  environment: Environment;
+  created_at: string;
+}
+
+/** A simulated live connection (sandbox connections are fixed fixtures, never stored). */
+export interface ConnectionRecord extends Connection {
+  application_id: string;
+  /** Templates of its own, after the two every connection carries (from a seed file). Never on the wire. */
+  templates?: TemplateDefinition[];
+}
+
+/** A message with what the emulator needs to move it along. */
+export interface MessageRecord {
+  /** The message as accepted; its current form is `messageAt(record, now)`. */
+  message: Message;
+  application_id: string;
+  workspace_id: string;
+  /** Emulator time of acceptance in ms; statuses are a function of age from here. */
+  accepted_at: number;
+  /** How many of its status steps have been announced with a `message.status_updated` event. */
+  announced: number;
+}
+
+/**
+ * A stored idempotent send, as one string: the body's fingerprint (43 characters, see
+ * `bodyFingerprint`) followed by the message id. One string, not an object, per send: the
+ * emulator keeps one for every message, and fewer objects mean shorter garbage collections. Its
+ * age is the message's.
+ */
+export type IdempotencyRecord = string;
+
+/** A recent event and the applications it was routed to. */
+export interface EventRecord {
+  event: WebhookEvent;
+  application_ids: string[];
+}

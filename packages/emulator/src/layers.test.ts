@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, test } from 'vitest';
+
+/**
+ * The rule of the arrows (STYLE 13, docs/architecture.md): each folder imports only from its own
+ * folder and the ones before it. `domain/` and `clock/` are pure: besides their own folder, only
+ * `@parley/sdk` and Node built-ins. `emulator/` assembles the layers, `server/` runs that on a
+ * socket, and the entry points (`index.ts`, `bin.ts`, `msw.ts`) may import anything.
+ */
+const LAYERS: Record<string, number> = {
+  domain: 0,
+  clock: 0,
+  store: 1,
+  webhooks: 2,
+  core: 3,
+  http: 4,
+  console: 4,
+  emulator: 5,
+  server: 6,
+};
+const PURE = new Set(['domain', 'clock']);
+const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts']);
+/** Test support that assembles a whole emulator; tests of any layer may drive it. */
+const TEST_SUPPORT = '_testing';
+const SOURCE = /\.tsx?$/;
+const TEST = /\.test(-d)?\.tsx?$/;
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return SOURCE.test(entry.name) ? [relative(root, path).split(sep).join('/')] : [];
+  });
+}
+
+/** Every module a file imports: static, type-only, re-exports and dynamic `import()`. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName);
+}
+
+/** The folder under src/ a relative import lands in (`''` for a file at the root of src/). */
+function folderOf(file: string, specifier: string): string {
+  const target = relative(root, join(root, dirname(file), specifier))
+    .split(sep)
+    .join('/');
+  return target.includes('/') ? target.slice(0, target.indexOf('/')) : '';
+}
+
+function isBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier);
+}
+
+/** Why `file` may not import `specifier`, or undefined when the arrow points the right way. */
+function violation(file: string, specifier: string): string | undefined {
+  const folder = file.slice(0, file.indexOf('/'));
+  const isTest = TEST.test(file);
+  if (!specifier.startsWith('.')) {
+    if (PURE.has(folder) && !isTest && !isBuiltin(specifier) && specifier !== '@parley/sdk') {
+      return `${folder}/ is pure: it may import @parley/sdk and Node built-ins, not ${specifier}`;
+    }
+    return undefined;
+  }
+  const target = folderOf(file, specifier);
+  if (target === folder) return undefined;
+  if (isTest && (target === TEST_SUPPORT || target === 'emulator')) return undefined;
+  if (PURE.has(folder)) return `${folder}/ is pure: it may not import ${target || 'src'}/`;
+  const from = LAYERS[folder];
+  const to = LAYERS[target];
+  if (from === undefined || to === undefined) return `${target || 'src'}/ is no layer below ${folder}/`;
+  if (to > from) return `${folder}/ may not import ${target}/, a layer above it`;
+  return undefined;
+}
+
+const files = sourceFiles(root);
+const layered = files.filter((file) => {
+  const folder = file.slice(0, file.indexOf('/'));
+  return file.includes('/') && folder !== 'emulator' && folder !== TEST_SUPPORT;
+});
+
+describe('the rule of the arrows', () => {
+  test('every folder of src/ has its place in the order (a new folder must be given one)', () => {
+    const folders = new Set(files.filter((file) => file.includes('/')).map((file) => file.split('/')[0]));
+    const placed = new Set([...Object.keys(LAYERS), TEST_SUPPORT]);
+    expect([...folders].filter((folder) => !placed.has(folder!))).toEqual([]);
+    expect(files.filter((file) => !file.includes('/') && !TEST.test(file)).sort()).toEqual(
+      [...ENTRY_POINTS].sort(),
+    );
+  });
+
+  test('no import points up', () => {
+    const upArrows = layered.flatMap((file) =>
+      importsOf(file).flatMap((specifier) => {
+        const why = violation(file, specifier);
+        return why ? [`${file} imports ${specifier}: ${why}`] : [];
+      }),
+    );
+    expect(upArrows).toEqual([]);
+  });
+
+  test('the check sees the imports (it would catch an up-arrow)', () => {
+    expect(layered.length).toBeGreaterThan(100);
+    expect(importsOf('core/send-message.ts')).toContain('../domain/send-outcome');
+    expect(violation('store/state.ts', '../webhooks/webhook-service')).toMatch(/layer above/);
+    expect(violation('domain/records.ts', '../store/state')).toMatch(/pure/);
+    expect(violation('clock/create-timeline.ts', 'h3')).toMatch(/pure/);
+    expect(violation('http/create-app.ts', '../core/control')).toBeUndefined();
+  });
+});

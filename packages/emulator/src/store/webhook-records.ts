@@ -1,0 +1,63 @@
+import type { WebhookEventType } from '@parley/sdk';
+import { createDictionary } from '../domain/dictionary';
+
+/** A secret kept valid for a while after a rotation (spec 6.4). */
+export interface PreviousSecret {
+  secret: string;
+  /** Emulator time (ms) after which the secret no longer signs. */
+  expires_at: number;
+}
+
+/** One webhook endpoint as stored (secrets included: deliveries need them to sign). */
+export interface EndpointRecord {
+  id: string;
+  application_id: string;
+  url: string;
+  events: WebhookEventType[];
+  active: boolean;
+  created_at: string;
+  secret: string;
+  previous_secret: PreviousSecret | null;
+}
+
+/** One HTTP attempt of a delivery. */
+export interface DeliveryAttempt {
+  /** Emulator time the attempt was sent, ISO. */
+  at: string;
+  /** The receiver's HTTP status, or `null` when none came (reset, timeout, refused). */
+  status_code: number | null;
+  /** Why the attempt failed, or `null` for a 2xx. */
+  error: string | null;
+  /** Real time the attempt took. */
+  duration_ms: number;
+}
+
+/** Delivery statuses (DESIGN §3). */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One attempt series of one event to one endpoint (spec 2.5), as stored. */
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  endpoint_id: string;
+  application_id: string;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  /** Emulator time of the next attempt, ISO; `null` once delivered or failed. */
+  next_attempt_at: string | null;
+  created_at: string;
+  /** The exact canonical body, kept so retries, replays and restarts resend the same bytes. */
+  body: string;
+}
+
+/** Everything the webhook service keeps; plain JSON, so the store can persist it as is. */
+export interface WebhooksState {
+  endpoints: Record<string, EndpointRecord>;
+  deliveries: Record<string, DeliveryRecord>;
+}
+
+/** An empty webhook state, for a fresh emulator or a reset. */
+export function createWebhooksState(): WebhooksState {
+  return { endpoints: createDictionary(), deliveries: createDictionary() };
+}
