@@ -39,6 +39,7 @@ const program = new Command('parley')
   .option('--json', 'print only the data as JSON on stdout (errors as {"error":{…}})')
   .option('--no-input', 'never prompt; missing arguments are usage errors')
   .option('--no-color', 'plain text output (also NO_COLOR=1 or when not a terminal)')
+  .option('--verbose', 'log every API attempt to stderr: status, request id, retries (also PARLEY_LOG=debug)')
   .showHelpAfterError('(add --help for usage)')
   .exitOverride()
   .addHelpText(

@@ -26,6 +26,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Replaces the network for the SDK and control-API calls (tests: an in-process emulator's `fetch`). */
   fetch?: (request: Request) => Promise<Response>;
+  /** `--verbose`: the SDK logs every attempt to stderr (as PARLEY_LOG=debug does). */
+  verbose?: boolean;
 }
 
 /** Options that describe the context; every field has a default taken from the process. */
@@ -54,5 +56,6 @@ export function createContext(options: ContextOptions = {}): CommandContext {
     signal: options.signal ?? new AbortController().signal,
   };
   if (options.fetch) context.fetch = options.fetch;
+  if (options.verbose) context.verbose = true;
   return context;
 }

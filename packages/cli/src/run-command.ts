@@ -22,7 +22,13 @@ export async function runCommand<Options, Data>(
         stream: process.stdout,
         env: process.env,
       });
-  const context = createContext({ json, style, input: flags.input !== false, signal: controller.signal });
+  const context = createContext({
+    json,
+    style,
+    input: flags.input !== false,
+    signal: controller.signal,
+    verbose: flags.verbose === true,
+  });
   const stop = () => controller.abort();
   if (commandModule.longRunning) {
     process.on('SIGINT', stop);

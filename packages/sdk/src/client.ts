@@ -1,5 +1,6 @@
+import { type ClientSettings, resolveSettings } from './core/_client-settings';
 import { HttpClient } from './core/_http-client';
-import { type ParleyOptions, resolveOptions } from './core/client-options';
+import type { ParleyOptions } from './core/client-options';
 import { ConnectionsResource } from './resources/connections';
 import { MessagesResource } from './resources/messages';
 import { SandboxResource } from './resources/sandbox-events';
@@ -24,11 +25,25 @@ export class Parley {
   /** Sandbox-only calls. */
   declare readonly sandbox: SandboxResource;
 
+  readonly #settings: ClientSettings;
+
   constructor(options: ParleyOptions = {}) {
-    const http = new HttpClient(resolveOptions(options));
+    this.#settings = resolveSettings(options);
+    const http = new HttpClient(this.#settings);
     this.status = new StatusResource(http);
     this.connections = new ConnectionsResource(http);
     this.messages = new MessagesResource(http);
     this.sandbox = new SandboxResource(http);
+  }
+
+  /**
+   * A new client with this one's settings and `options` over them (`defaultHeaders` replaced,
+   * not merged). The two share nothing mutable: changing one never changes the other.
+   *
+   * @example
+   * const patient = parley.withOptions({ timeout: 60_000, maxRetries: 5 });
+   */
+  withOptions(options: ParleyOptions): Parley {
+    return new Parley({ ...this.#settings, ...options });
   }
 }

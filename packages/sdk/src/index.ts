@@ -3,8 +3,11 @@ export { Parley } from './client';
 export type { APIResponse } from './core/api-promise';
 export { APIPromise } from './core/api-promise';
 export type { FetchFunction, ParleyOptions } from './core/client-options';
+export type { Logger, LogLevel } from './core/logger';
 export { Page, PagePromise } from './core/page';
 export type { RateLimitInfo } from './core/rate-limit';
+export type { RequestEvent, RequestHooks, RetryEvent } from './core/request-hooks';
+export type { RequestHeaders, RequestOptions } from './core/request-options';
 export { APIUserAbortError, isAPIUserAbortError } from './errors/abort-error';
 export type { APIErrorInit } from './errors/api-error';
 export {

@@ -1,6 +1,7 @@
-import { Parley } from '@parley/sdk';
+import { isConfigurationError, type Logger, type LogLevel, Parley } from '@parley/sdk';
 import { type ClientOptions, type Credentials, resolveCredentials } from '../config/resolve-credentials';
 import type { CommandContext } from '../context';
+import { EXIT, ExitError } from '../exit-error';
 import { apiErrorToExit } from './api-error-to-exit';
 
 /** A client with the credentials it was built from, for calls whose errors name their source. */
@@ -15,6 +16,7 @@ export interface ApiSession {
  * Resolves credentials (flag > env > profile) and builds the SDK client. Every API command goes
  * through this, so errors read the same everywhere. A 429 is reported at once with its wait
  * (`maxRetryAfter: 0`): a terminal user learns when to retry instead of watching a silent pause.
+ * The SDK's log (`--verbose` = debug, else PARLEY_LOG) goes to stderr, so stdout keeps only data.
  */
 export async function openApiSession(options: ClientOptions, context: CommandContext): Promise<ApiSession> {
   const credentials = await resolveCredentials(options, context.env);
@@ -31,12 +33,23 @@ export async function openApiSession(options: ClientOptions, context: CommandCon
       apiKey: credentials.apiKey,
       baseUrl: credentials.baseUrl,
       maxRetryAfter: 0,
+      logLevel: context.verbose ? 'debug' : (context.env.PARLEY_LOG as LogLevel | undefined) || 'warn',
+      logger: stderrLogger(context),
       ...(context.fetch ? { fetch: requestFetch(context.fetch) } : {}),
     });
   } catch (error) {
+    // A bad PARLEY_LOG is not the key's or the base URL's fault: say it as the SDK does.
+    if (isConfigurationError(error) && error.message.includes('PARLEY_LOG')) {
+      throw new ExitError(EXIT.config, error.message);
+    }
     throw apiErrorToExit(error, credentials);
   }
   return { client, credentials, call };
+}
+
+function stderrLogger({ stderr }: CommandContext): Logger {
+  const write = (line: string) => stderr.write(`${line}\n`);
+  return { error: write, warn: write, info: write, debug: write };
 }
 
 function requestFetch(handle: (request: Request) => Promise<Response>) {

@@ -10,14 +10,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  * whatever `work` is doing then: a fetch that ignores its signal must not hold the caller.
  */
 export function abortable<Value>(work: PromiseLike<Value>, signal: AbortSignal | undefined): Promise<Value> {
-  if (!signal) return Promise.resolve(work);
-  if (signal.aborted) return Promise.reject(new APIUserAbortError(signal.reason));
   return new Promise<Value>((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => reject(new APIUserAbortError(signal?.reason));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(work)
       .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
+      .finally(() => signal?.removeEventListener('abort', onAbort));
   });
 }
 

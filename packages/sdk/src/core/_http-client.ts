@@ -7,65 +7,93 @@ import ky, {
   type Options,
 } from 'ky';
 import { errorFromResponse } from '../errors/_error-from-response';
-import { APIUserAbortError } from '../errors/abort-error';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
 import { SDK_VERSION } from '../version';
+import { abortable, throwIfAborted } from './_abortable';
+import { observeCall } from './_call-observer';
+import type { ClientSettings } from './_client-settings';
+import { applyHeaders } from './_headers';
 import { retryPolicy } from './_retry-policy';
 import { APIPromise, type APIResponse } from './api-promise';
-import type { ResolvedOptions } from './client-options';
-import { readRateLimit } from './rate-limit';
+import { resolveOptions } from './client-options';
+import type { RequestHeaders, RequestOptions } from './request-options';
 
 /**
- * What goes with a call, in ky's words: `method` (GET when absent), `searchParams`, `json`,
- * `headers`, and a `signal` that cancels it (also during a retry's wait).
+ * What a resource puts on the wire, in ky's words: `method` (GET when absent), `searchParams`,
+ * `json`, and `headers` of its own (a send's Idempotency-Key), under the caller's.
  */
-export type RequestOptions = Pick<Options, 'method' | 'searchParams' | 'json' | 'headers' | 'signal'>;
+export type HttpRequest = Pick<Options, 'method' | 'searchParams' | 'json'> & { headers?: RequestHeaders };
 
-/** The HTTP layer every resource calls through: ky with our headers, retries and errors. */
+/** The HTTP layer every resource calls through: ky with our headers, retries, errors and log. */
 export class HttpClient {
+  readonly #settings: ClientSettings;
+  readonly #headers: Headers;
   readonly #ky: KyInstance;
 
-  constructor(options: ResolvedOptions) {
-    this.#ky = ky.create({
-      prefix: options.baseUrl,
-      timeout: options.timeout,
-      retry: retryPolicy(options.maxRetries, options.maxRetryAfter),
-      headers: {
-        authorization: `Bearer ${options.apiKey}`,
+  constructor(settings: ClientSettings) {
+    this.#settings = settings;
+    this.#headers = applyHeaders(
+      new Headers({
+        authorization: `Bearer ${settings.apiKey}`,
         accept: 'application/json',
         'user-agent': `parley-sdk-js/${SDK_VERSION}`,
-      },
-      hooks: { beforeError: [mapError] },
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+      }),
+      settings.defaultHeaders,
+    );
+    this.#ky = ky.create({ prefix: settings.baseUrl, hooks: { beforeError: [mapError] } });
   }
 
   /**
    * Sends the request to `path` under the base; the promise resolves to the parsed JSON body.
-   * A function path is evaluated inside the promise, so a bad argument (e.g. an empty id)
-   * rejects, not throws.
+   * `options` are the caller's per-call ones. A function path is evaluated inside the promise,
+   * so a bad argument (e.g. an empty id) rejects, not throws.
    */
-  request<Data>(path: string | (() => string), options?: RequestOptions): APIPromise<Data> {
-    return new APIPromise(this.#exchange<Data>(path, options));
+  request<Data>(
+    path: string | (() => string),
+    request: HttpRequest = {},
+    options: RequestOptions = {},
+  ): APIPromise<Data> {
+    return new APIPromise(this.#exchange<Data>(path, request, options));
   }
 
-  async #exchange<Data>(path: string | (() => string), options?: RequestOptions): Promise<APIResponse<Data>> {
-    let response: Response;
-    let data: Data;
+  async #exchange<Data>(
+    path: string | (() => string),
+    request: HttpRequest,
+    options: RequestOptions,
+  ): Promise<APIResponse<Data>> {
+    const { signal } = options;
+    throwIfAborted(signal);
+    const settings = this.#settings;
+    // Checked like the client's own, by the same rules.
+    const { timeout, maxRetries } = resolveOptions({
+      ...settings,
+      timeout: options.timeout ?? settings.timeout,
+      maxRetries: options.maxRetries ?? settings.maxRetries,
+    });
+    const call = observeCall(settings, retryPolicy(maxRetries, settings.maxRetryAfter));
     try {
-      response = await this.#ky(typeof path === 'function' ? path() : path, options);
-      data = (await response.json()) as Data;
+      // `abortable`: the caller is released the moment the signal fires, even from a fetch
+      // that ignores it or a retry's wait.
+      const { response, data } = await abortable(
+        (async () => {
+          const response = await this.#ky(typeof path === 'function' ? path() : path, {
+            ...request,
+            headers: applyHeaders(new Headers(this.#headers), request.headers, options.headers),
+            ...call.options,
+            timeout,
+            signal: signal as AbortSignal,
+          });
+          return { response, data: (await response.json()) as Data };
+        })(),
+        signal,
+      );
+      const { requestId, rateLimit } = call.end()!;
+      return { data, requestId, rateLimit, response };
     } catch (error) {
-      // ky rethrows the signal's reason as it is; the caller gets one error kind for aborts.
-      if (options?.signal?.aborted) throw new APIUserAbortError(options.signal.reason);
+      // An abort is already an APIUserAbortError: `abortable` settles first, in the abort event.
+      call.end(error);
       throw error;
     }
-    return {
-      data,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-      rateLimit: readRateLimit(response.headers),
-      response,
-    };
   }
 }
 

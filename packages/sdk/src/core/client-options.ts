@@ -1,10 +1,13 @@
 import { ConfigurationError } from '../errors/configuration-error';
+import type { Logger, LogLevel } from './logger';
+import type { RequestHooks } from './request-hooks';
+import type { RequestHeaders } from './request-options';
 
 /** A `fetch`-compatible function, e.g. one that hands requests to an in-process emulator. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Options of `new Parley(...)`. */
-export interface ParleyOptions {
+/** Options of `new Parley(...)` and `parley.withOptions(...)`; hooks: {@link RequestHooks}. */
+export interface ParleyOptions extends RequestHooks {
   /** `prl_sandbox_…` or `prl_live_…`; defaults to `PARLEY_API_KEY`. */
   apiKey?: string | undefined;
   /** The API base including `/v1`, e.g. `http://127.0.0.1:4010/v1`; defaults to `PARLEY_BASE_URL`. */
@@ -17,6 +20,12 @@ export interface ParleyOptions {
   maxRetryAfter?: number | undefined;
   /** The fetch to use instead of the global one. */
   fetch?: FetchFunction | undefined;
+  /** Headers sent with every call, over the SDK's own; `null` removes one (never `Authorization`). */
+  defaultHeaders?: RequestHeaders | undefined;
+  /** How much to log (`PARLEY_LOG`, else `warn`); see {@link LogLevel}. */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go (`console`): pino, winston or anything with `error`/`warn`/`info`/`debug`. */
+  logger?: Logger | undefined;
 }
 
 /** Options with defaults applied and checked. */

@@ -1,4 +1,4 @@
-import { abortable, abortableSleep, throwIfAborted } from '../core/_abortable';
+import { abortableSleep } from '../core/_abortable';
 import type { APIPromise } from '../core/api-promise';
 import type { RateLimitInfo } from '../core/rate-limit';
 import { isRateLimitError } from '../errors/api-error';
@@ -39,14 +39,14 @@ export async function waitForMessage(
 ): Promise<Message> {
   const wanted = ORDER.indexOf(until);
   if (wanted < 0) throw new ConfigurationError(`waitFor: \`until\` must be one of ${ORDER.join(', ')}`);
-  throwIfAborted(signal);
   const deadline = Date.now() + timeout;
   let lastSeen: Message | undefined;
 
   for (;;) {
     let wait = pollInterval;
     try {
-      const { data: message, rateLimit } = await abortable(getMessage(id, signal).withResponse(), signal);
+      // The request itself stops at once on the signal, and rejects with APIUserAbortError.
+      const { data: message, rateLimit } = await getMessage(id, signal).withResponse();
       const previousStatus = lastSeen?.status;
       lastSeen = message;
       onPoll?.(message);

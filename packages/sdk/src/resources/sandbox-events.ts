@@ -1,5 +1,6 @@
 import type { HttpClient } from '../core/_http-client';
 import type { APIPromise } from '../core/api-promise';
+import type { RequestOptions } from '../core/request-options';
 import type { CreateSandboxEventParams, SandboxEventResult } from '../wire/event';
 import { Resource } from './_resource';
 
@@ -7,10 +8,12 @@ import { Resource } from './_resource';
 export class SandboxEventsResource extends Resource {
   /**
    * `POST /v1/sandbox/events` (scope `sandbox.events.create`): queues one event of `type` to
-   * the application's subscribed endpoints. A live key gets a `PermissionError` (`sandbox_only`).
+   * the application's subscribed endpoints, with `overrides` set in it. A live key gets a
+   * `PermissionError` (`sandbox_only`).
    */
-  create(params: CreateSandboxEventParams): APIPromise<SandboxEventResult> {
-    return this.http.request('sandbox/events', { method: 'post', json: { type: params.type } });
+  create(params: CreateSandboxEventParams, options?: RequestOptions): APIPromise<SandboxEventResult> {
+    const json = { type: params.type, ...(params.overrides ? { overrides: params.overrides } : {}) };
+    return this.http.request('sandbox/events', { method: 'post', json }, options);
   }
 }
 

@@ -1,0 +1,131 @@
+import type { Options, RetryOptions } from 'ky';
+import { errorCodeOf } from '../errors/_error-from-response';
+import type { ClientSettings } from './_client-settings';
+import { LOG_LEVELS, type LogLevel } from './logger';
+import { readRateLimit } from './rate-limit';
+import type { RequestEvent, RetryEvent } from './request-hooks';
+
+interface Attempt {
+  request: Request;
+  started: number;
+  response?: Response;
+}
+
+/** The ky options that let one call be watched, and `end` to close it. */
+export interface CallObserver {
+  /**
+   * `fetch`: the client's, reporting the start of each attempt (`onRequest`) and the end of a
+   * 2xx one; `retry`: the policy, noting when ky decides on a failure; `hooks.beforeRetry`: ends
+   * a retried attempt with the wait ky sat out.
+   */
+  options: Pick<Options, 'fetch' | 'retry' | 'hooks'>;
+  /** Ends the call: closes the attempt still open (or writes why the call stopped), returns the last attempt. */
+  end(error?: unknown): RequestEvent | undefined;
+}
+
+/**
+ * Watches one call: a line and `onResponse` per attempt (at debug for one that is retried, at
+ * info for the last, which is the call's line), `onRetry` with the reason and wait of a retry,
+ * both when ky starts the retry. The waits stay the retry policy's and ky's.
+ * Lines and hooks carry method, path, status, ids, timing and rate limit: never the key or a body.
+ */
+export function observeCall(settings: ClientSettings, policy: RetryOptions): CallObserver {
+  let attempts = 0;
+  let failed = 0;
+  let current: Attempt | undefined;
+  let last: RequestEvent | undefined;
+
+  const log = (level: Exclude<LogLevel, 'off'>, text: string) => {
+    if (LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf(settings.logLevel)) {
+      settings.logger[level](`parley: ${text}`);
+    }
+  };
+  // Each hook gets its own copy; one that throws or rejects is reported, never left to the call.
+  const notify = (name: 'onRequest' | 'onResponse' | 'onRetry', event: RequestEvent) => {
+    const report = (error: unknown) =>
+      log('error', `${name} hook threw: ${(error as Error)?.message ?? error}`);
+    try {
+      Promise.resolve(settings[name]?.({ ...event } as RetryEvent)).catch(report);
+    } catch (error) {
+      report(error);
+    }
+  };
+  const eventOf = (
+    { request, response, started }: Attempt,
+    ended?: number,
+    error?: string,
+    delayMs?: number,
+  ): RequestEvent => ({
+    method: request.method,
+    path: new URL(request.url).pathname,
+    attempt: attempts,
+    requestId: response?.headers.get('x-request-id') ?? undefined,
+    idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+    status: response?.status,
+    durationMs: ended && ended - started,
+    rateLimit: response ? readRateLimit(response.headers) : null,
+    error,
+    delayMs,
+  });
+  // Only the open attempt ends, once: a timed-out attempt's late answer changes nothing.
+  const finish = (attempt: Attempt | undefined, error?: unknown, delayMs?: number, ended = Date.now()) => {
+    if (attempt && attempt === current) {
+      current = undefined;
+      last = eventOf(attempt, ended, error ? reasonOf(error) : undefined, delayMs);
+      // The last attempt's line is the call's line: info shows one per call, debug every attempt.
+      log(delayMs === undefined ? 'info' : 'debug', describe(last));
+      notify('onResponse', last);
+      if (delayMs !== undefined) notify('onRetry', last);
+    }
+  };
+
+  return {
+    options: {
+      async fetch(input, init) {
+        const attempt: Attempt = { request: input as Request, started: Date.now() };
+        attempts += 1;
+        current = attempt;
+        failed = 0;
+        notify('onRequest', eventOf(attempt));
+        const response = await (settings.fetch ?? globalThis.fetch)(attempt.request, init);
+        attempt.response = response;
+        // A 2xx is final; a failure ends when ky has decided whether to retry it.
+        if (response.ok) finish(attempt);
+        return response;
+      },
+      retry: {
+        ...policy,
+        shouldRetry(state) {
+          failed = Date.now();
+          return policy.shouldRetry!(state);
+        },
+      },
+      hooks: {
+        // ky calls this after the wait, before the next attempt: the wait is the one ky really took.
+        beforeRetry: [({ error }) => finish(current, error, Date.now() - failed, failed)],
+      },
+    },
+    end(error) {
+      // Also the attempt whose retry was waiting when the signal fired: it ended when it failed.
+      finish(current, error, undefined, failed || Date.now());
+      return last;
+    },
+  };
+}
+
+/** The API's error code, else the error's name (ky's NetworkError is our ConnectionError). */
+function reasonOf(error: unknown): string {
+  const { code, data, name } = error as { code?: unknown; data?: unknown; name?: unknown };
+  if (typeof code === 'string') return code;
+  return errorCodeOf(data) ?? (name === 'NetworkError' ? 'ConnectionError' : String(name));
+}
+
+/** `METHOD /path name=value …` (logfmt, with the hooks' field names), undefined fields left out. */
+function describe({ method, path, rateLimit, ...fields }: RequestEvent): string {
+  let text = `${method} ${path}`;
+  for (const [name, value] of Object.entries(fields)) {
+    // Strings quoted: an error code or a key from elsewhere cannot break the line or fake a field.
+    if (value !== undefined) text += ` ${name}=${typeof value === 'string' ? JSON.stringify(value) : value}`;
+  }
+  return text;
+}
