@@ -111,6 +111,11 @@ program
   .command('trigger')
   .description('queue a synthetic sandbox event to the application endpoints')
   .argument('<event-type>', 'e.g. message.received, message.status_updated, webhook.test')
+  .option(
+    '--set <path=value>',
+    'set a value in the event, repeatable: data.message.text="Where is my order?" (JSON when it parses)',
+    collect,
+  )
   .action(lazy(() => import('./commands/trigger/index'), ['eventType']));
 
 program

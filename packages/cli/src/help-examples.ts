@@ -34,7 +34,11 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     `parley templates list --connection ${CONNECTION}`,
     `parley templates list --connection ${CONNECTION} --json`,
   ],
-  trigger: ['parley trigger message.received', 'parley trigger webhook.test --json'],
+  trigger: [
+    'parley trigger message.received',
+    `parley trigger message.received --set data.message.text='Where is my order?' --set data.message.from=+33612345678`,
+    'parley trigger message.status_updated --set data.message.status=failed --json',
+  ],
   listen: [
     `parley listen --forward-to ${APP}`,
     `SECRET=$(parley listen --forward-to ${APP} --print-secret)   # the same secret on every run`,

@@ -30,6 +30,7 @@ describe('public surface', () => {
         "ParleyError",
         "PermissionError",
         "RateLimitError",
+        "SANDBOX_EVENT_OVERRIDES",
         "SANDBOX_EVENT_TYPES",
         "SCOPES",
         "SDK_VERSION",
@@ -64,6 +65,7 @@ describe('public surface', () => {
         "isValidationError",
         "isWaitForTimeoutError",
         "isWebhookVerificationError",
+        "sandboxEventOverrideProblem",
         "signWebhook",
         "verifyWebhook",
       ]

@@ -99,4 +99,10 @@ export type {
   SendTemplateMessageParams,
   SendTextMessageParams,
 } from './wire/message';
+export type {
+  SandboxEventOverrideProblem,
+  SandboxEventOverrideRule,
+  SandboxEventOverrides,
+} from './wire/sandbox-event-overrides';
+export { SANDBOX_EVENT_OVERRIDES, sandboxEventOverrideProblem } from './wire/sandbox-event-overrides';
 export type { Status } from './wire/status';

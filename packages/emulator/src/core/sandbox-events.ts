@@ -1,7 +1,14 @@
-import { type Connection, type Message, SANDBOX_EVENT_TYPES, type SandboxEventResult } from '@parley/sdk';
+import {
+  type Connection,
+  type Message,
+  SANDBOX_EVENT_TYPES,
+  type SandboxEventResult,
+  type SandboxEventType,
+} from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { stepsOf } from '../domain/message-lifecycle';
+import { withSandboxEventOverrides } from '../domain/sandbox-event-overrides';
 import {
   SANDBOX_CONNECTIONS,
   syntheticInboundMessage,
@@ -33,13 +40,17 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
   const now = core.now();
   const timestamp = formatTimestamp(now);
   const [active, disconnected] = SANDBOX_CONNECTIONS as [Connection, Connection];
+  const overrides = (body as { overrides?: unknown }).overrides;
+  // Applied to the data before anything is emitted or stored: a refused override changes nothing.
+  const withOverrides = <Data extends object>(data: Data) =>
+    withSandboxEventOverrides(type as SandboxEventType, data, overrides);
   const sent =
     type === 'message.received'
       ? emitAboutStoredMessage(
           core,
           app,
           'message.received',
-          syntheticInboundMessage(newId(), timestamp),
+          withOverrides({ message: syntheticInboundMessage(newId(), timestamp) }).message,
           now,
         )
       : type === 'message.status_updated'
@@ -47,15 +58,15 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
             core,
             app,
             'message.status_updated',
-            syntheticStatusMessage(newId(), timestamp),
+            withOverrides({ message: syntheticStatusMessage(newId(), timestamp) }).message,
             now,
           )
         : type === 'connection.connected'
-          ? core.emit('connection.connected', { connection: { ...active } }, app)
+          ? core.emit('connection.connected', withOverrides({ connection: { ...active } }), app)
           : type === 'connection.disconnected'
             ? // The disconnected fixture, so the event and GET /connections agree (docs/decisions.md).
-              core.emit('connection.disconnected', { connection: { ...disconnected } }, app)
-            : core.emit('webhook.test', { message: WEBHOOK_TEST_MESSAGE }, app);
+              core.emit('connection.disconnected', withOverrides({ connection: { ...disconnected } }), app)
+            : core.emit('webhook.test', withOverrides({ message: WEBHOOK_TEST_MESSAGE }), app);
   // emit journaled the deliveries (data dir) before they were queued: a restart resumes them.
   core.changed();
   return { ...sent.event, deliveries_queued: sent.deliveries.length };
@@ -65,7 +76,8 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
  * Emits a synthetic message event and stores its message, so a receiver's usual "webhook arrives,
  * fetch the resource" (`GET /v1/messages/{id}`) finds it (docs/decisions.md). The stored message
  * has already reached its status: its steps lie in the past and count as announced, so it never
- * changes nor emits anything more.
+ * changes nor emits anything more. (An overridden status other than the sandbox's last, such as
+ * `sent`, is the event's only: the stored message is at the status its steps end on.)
  */
 function emitAboutStoredMessage(
   core: EmulatorCore,

@@ -1,6 +1,7 @@
 import type { Environment, Timestamp } from './common';
 import type { Connection } from './connection';
 import type { Message } from './message';
+import type { SandboxEventOverrides } from './sandbox-event-overrides';
 
 interface EventEnvelope<Type extends string, Data> {
   api_version: string;
@@ -54,6 +55,12 @@ export type SandboxEventType = Exclude<WebhookEventType, 'developer.application.
 
 export interface CreateSandboxEventParams {
   type: SandboxEventType;
+  /**
+   * Values by dotted path into the event, e.g. `{ "data.message.text": "Where is my order?" }`:
+   * only the paths of `SANDBOX_EVENT_OVERRIDES[type]`, each with the right type (else 400
+   * `validation_error` with the path as `details.field`).
+   */
+  overrides?: SandboxEventOverrides;
 }
 
 /** `POST /v1/sandbox/events` answer: the queued envelope plus how many endpoints it went to. */

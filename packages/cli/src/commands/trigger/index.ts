@@ -4,21 +4,29 @@ import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
+import { parseOverrides } from './_overrides';
 
 /** `parley trigger EVENT_TYPE`. */
 export interface TriggerOptions extends ClientOptions {
   eventType: string;
+  /** `PATH=VALUE` flags: values set in the event (`data.message.text=Hello`). */
+  set?: string[];
 }
 
-/** `POST /v1/sandbox/events`: queues one synthetic event to the application's endpoints. */
+/**
+ * `POST /v1/sandbox/events`: queues one synthetic event to the application's endpoints, with the
+ * `--set` values in it (checked before the call: a bad path or value is a usage error).
+ */
 export async function trigger(options: TriggerOptions, context: CommandContext): Promise<SandboxEventResult> {
   if (!SANDBOX_EVENT_TYPES.includes(options.eventType as SandboxEventType)) {
     throw usageError(
       `unknown event type "${options.eventType}": use one of ${SANDBOX_EVENT_TYPES.join(', ')}`,
     );
   }
+  const type = options.eventType as SandboxEventType;
+  const overrides = parseOverrides(type, options.set ?? []);
   const api = await openApiSession(options, context);
-  return api.call((client) => client.sandbox.events.create({ type: options.eventType as SandboxEventType }));
+  return api.call((client) => client.sandbox.events.create({ type, ...(overrides ? { overrides } : {}) }));
 }
 
 /** The human view: what was queued, where, and how to see it arrive. */
