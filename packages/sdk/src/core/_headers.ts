@@ -10,9 +10,7 @@ export function applyHeaders(headers: Headers, ...layers: (RequestHeaders | unde
   for (const layer of layers) {
     for (const [name, value] of Object.entries(layer ?? {})) {
       if (value === null && /^(authorization|idempotency-key)$/i.test(name)) {
-        throw new ConfigurationError(
-          `Authorization and Idempotency-Key cannot be removed (\`${name}: null\`)`,
-        );
+        throw new ConfigurationError(`The ${name} header cannot be removed`);
       }
       if (value === null) headers.delete(name);
       else if (value !== undefined) headers.set(name, value);
