@@ -12,6 +12,7 @@ export const packageAliases = [
   { find: /^@parley\/sdk$/, replacement: fromRoot('./packages/sdk/src/index.ts') },
   { find: /^@parley\/emulator\/msw$/, replacement: fromRoot('./packages/emulator/src/msw.ts') },
   { find: /^@parley\/emulator$/, replacement: fromRoot('./packages/emulator/src/index.ts') },
+  { find: /^@parley\/test-utils$/, replacement: fromRoot('./packages/test-utils/src/index.ts') },
 ];
 
 /** CI also writes a JSON report, from which .ci/run prints a plain "N passed, N failed" line. */

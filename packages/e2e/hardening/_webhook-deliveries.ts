@@ -1,5 +1,6 @@
-import { canonicalJson } from '@parley/sdk';
+import { canonicalJson, type WebhookEvent } from '@parley/sdk';
 import type * as Webhooks from '@parley/sdk/webhooks';
+import { TEST_SECRET, webhookEvent } from '@parley/test-utils';
 
 // Genuine webhook deliveries for the verifyWebhook hardening test: real event bodies signed as
 // Parley signs them, from a seeded generator so that a failure replays.
@@ -10,7 +11,7 @@ export const SEED = Number(process.env.HARDENING_SEED ?? 20_261_123);
 export const NOW = 1_790_000_000_000;
 export const NOW_SECONDS = NOW / 1000;
 /** The endpoint's secret, and the one it replaced (still signed with during a rotation). */
-export const CURRENT = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
+export const CURRENT = TEST_SECRET;
 export const PREVIOUS = 'whsec_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp';
 
 /** mulberry32: a small seeded generator, so a failure replays from HARDENING_SEED. */
@@ -76,7 +77,7 @@ export function eventBody(random: Random, index: number): { id: string; body: st
   ] as const);
   return {
     id,
-    body: canonicalJson({ api_version: '2026-10-14', created_at: at, data, id, livemode: false, type }),
+    body: canonicalJson(webhookEvent({ id, type, data: data as WebhookEvent['data'], created_at: at })),
   };
 }
 

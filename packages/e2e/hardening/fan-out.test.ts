@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { verifyWebhook } from '@parley/sdk/webhooks';
+import { type RunningEmulatorBin, startEmulatorBin } from '@parley/test-utils';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type RunningEmulatorBin, startEmulatorBin } from './_emulator-bin';
 import { recordFigure } from './_figures';
 import { type BehavingReceiver, startBehavingReceiver } from './_receivers';
 import { ACTIVE_CONNECTION } from './_request-arbitraries';

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RunningEmulatorBin, startEmulatorBin } from '@parley/test-utils';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type RunningEmulatorBin, startEmulatorBin } from './_emulator-bin';
 import { recordFigure } from './_figures';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-secrets-'));

@@ -1,16 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createEmulator, DEFAULT_APPLICATION_ID, type Emulator, type WebhookNetwork } from '@parley/emulator';
+import { TEST_CA, TEST_TLS_KEY } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { recordFigure } from './_figures';
 import { ACCEPTED, REFUSED, zoneResolver } from './_ssrf-table';
-
-// The emulator's test certificate for *.parley.test: the stand-in for "public" hosts serves it.
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../emulator/src/webhooks/__fixtures__/${name}`, import.meta.url), 'utf8');
-const TEST_CA = fixture('parley-test.cert.pem');
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -58,7 +53,7 @@ const createEndpoint = (emulator: Emulator, url: string) =>
 async function tlsStandIn() {
   const requests: { host: string | undefined; servername: string | false | null | undefined }[] = [];
   let connections = 0;
-  const server = createServer({ cert: TEST_CA, key: fixture('parley-test.key.pem') }, (request, response) => {
+  const server = createServer({ cert: TEST_CA, key: TEST_TLS_KEY }, (request, response) => {
     request.resume();
     request.on('end', () => {
       requests.push({ host: request.headers.host, servername: (request.socket as TLSSocket).servername });

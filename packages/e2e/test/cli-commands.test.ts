@@ -3,9 +3,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, closedPort, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
-import { closedPort } from '../../cli/src/_test/test-context';
 
 let server: EmulatorServer;
 let configHome: string;

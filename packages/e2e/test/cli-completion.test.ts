@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_PATH, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, runCli } from '../../cli/src/_test/cli-process';
 
 let dir: string;
 let bashScript: string;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 
 const KEY = 'prl_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 let configHome: string;

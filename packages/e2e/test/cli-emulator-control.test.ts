@@ -1,9 +1,8 @@
 // `parley emulator clock | clock advance | reset | status`: the built CLI against a real emulator's
 // control API, found at the origin of the base URL.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, closedPort, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
-import { closedPort } from '../../cli/src/_test/test-context';
 
 let server: EmulatorServer;
 let env: Record<string, string>;

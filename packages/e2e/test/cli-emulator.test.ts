@@ -1,6 +1,7 @@
 // `parley emulator start` runs the emulator with the flags of parley-emulator, and stops cleanly.
+
+import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
 
 describe('parley emulator start', () => {
   it('starts the emulator with its own flags, serves the API, and stops on Ctrl-C with exit 0', async () => {

@@ -1,7 +1,8 @@
 // Every command's --help, read from the built CLI: examples and the global flags, found by walking
 // the command tree as `--help` itself lists it.
+
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 
 const GLOBAL_FLAGS = ['--json', '--profile <name>', '--api-key <key>', '--base-url <url>', '--no-color'];
 

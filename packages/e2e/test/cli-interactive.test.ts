@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, CLI_PATH } from '@parley/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertCliBuilt, CLI_PATH } from '../../cli/src/_test/cli-process';
 
 // A fresh tmux server per test (reusing one right after kill-server races its shutdown), with its
 // socket in a directory of this run that is removed at the end.

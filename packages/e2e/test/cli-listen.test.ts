@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
 import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
+import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
 
 // Generous on a loaded machine: these wait for real I/O, never for emulator time.
 const PATIENCE = { timeout: 10_000, interval: 10 };

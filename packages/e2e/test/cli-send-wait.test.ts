@@ -1,7 +1,7 @@
 // `parley send --wait` edges through the built CLI: waiting for `read` in the sandbox, and Ctrl-C.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli, startCli } from '../../cli/src/_test/cli-process';
 
 let server: EmulatorServer;
 let env: Record<string, string>;

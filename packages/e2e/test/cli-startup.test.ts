@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { assertCliBuilt, CLI_PATH, cliEnv } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, CLI_PATH, cliEnv } from '../../cli/src/_test/cli-process';
 
 let dir: string;
 let recorder: string;

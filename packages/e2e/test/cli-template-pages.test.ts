@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 import { CONNECTION_ID, LIVE_KEY, TEMPLATE_COUNT, templateSeed } from './_template-seed';
 
 let server: EmulatorServer;

@@ -1,7 +1,7 @@
 // `parley trigger TYPE --set PATH=VALUE` as a process against a listening emulator.
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 
 let server: EmulatorServer;
 let env: Record<string, string>;

@@ -1,8 +1,8 @@
 // `parley --verbose` and PARLEY_LOG as a real process: the SDK's log on stderr, stdout untouched.
 // A proxy in front of the emulator answers a send with a 503 when told to, so the log shows a retry.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 import { type FailingProxy, startFailingProxy } from './_failing-proxy';
 
 let server: EmulatorServer;

@@ -2,9 +2,9 @@
 // and against a receiver that trusts anything (each forgery caught, exit 1).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReceiverApp } from '../../../examples/express-receiver/src/receiver';
-import { assertCliBuilt, runCli } from '../../cli/src/_test/cli-process';
 
 const SECRET = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
 const servers: Server[] = [];

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type NodeProcess, type ProcessResult, startNodeProcess } from './node-process';
 
 /** The built CLI; tests of the real process need `pnpm --filter @parley/cli build` first. */
-export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../../cli/dist/cli.js', import.meta.url));
 
 /** Fails with the command to run when the CLI has not been built. */
 export function assertCliBuilt(): void {
@@ -13,11 +13,10 @@ export function assertCliBuilt(): void {
 }
 
 /** A finished CLI process. */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = ProcessResult;
+
+/** A running CLI process, with helpers to wait for output. */
+export type CliProcess = NodeProcess;
 
 /**
  * The environment of a CLI run: only what the test gives plus PATH, HOME and a config home, so
@@ -29,74 +28,22 @@ export function cliEnv(env: Record<string, string | undefined>): Record<string, 
   return clean;
 }
 
-/** A running CLI process, with helpers to wait for output. */
-export interface CliProcess {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves once stdout+stderr match `pattern`; rejects if the process ends first. */
-  waitFor(pattern: RegExp | string): Promise<void>;
-  exited: Promise<CliResult>;
-}
-
-/** Starts `node dist/cli.js …args` with a clean environment. */
+/** Starts `node dist/cli.js …args` with a clean environment; stdin gets `stdin`, or is empty. */
 export function startCli(
   args: readonly string[],
   env: Record<string, string | undefined>,
-  stdin?: string,
+  stdin = '',
 ): CliProcess {
   assertCliBuilt();
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { env: cliEnv(env), stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  const watchers = new Set<() => void>();
-  const notify = () => {
-    for (const watcher of watchers) watcher();
-  };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    notify();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-    notify();
-  });
-  if (stdin !== undefined) child.stdin.end(stdin);
-  else child.stdin.end();
-  const exited = new Promise<CliResult>((resolve) => {
-    child.on('close', (code) => {
-      resolve({ code, stdout, stderr });
-      notify();
-    });
-  });
-  let ended = false;
-  void exited.then(() => {
-    ended = true;
-  });
-  return {
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    waitFor: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          const output = stdout + stderr;
-          if (typeof pattern === 'string' ? output.includes(pattern) : pattern.test(output)) {
-            watchers.delete(check);
-            resolve();
-          } else if (ended || child.exitCode !== null) {
-            watchers.delete(check);
-            reject(new Error(`the CLI exited before printing ${pattern}:\n${stdout}\n${stderr}`));
-          }
-        };
-        watchers.add(check);
-        check();
-      }),
-  };
+  return startNodeProcess(CLI_PATH, args, { env: cliEnv(env), stdin });
 }
 
-/** Runs the CLI to completion. */
+/**
+ * Runs the CLI to completion.
+ *
+ * @example
+ * const { code, stdout } = await runCli(['status', '--json'], { PARLEY_API_KEY: key, PARLEY_BASE_URL: baseUrl });
+ */
 export function runCli(
   args: readonly string[],
   env: Record<string, string | undefined>,

@@ -27,6 +27,8 @@ const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`,
 
 /** The self-signed certificate of `*.parley.test` that https receivers serve; trust it with `network.ca`. */
 export const TEST_CA = fixture('parley-test.cert.pem');
+/** The private key of {@link TEST_CA}, for a test's own https server. */
+export const TEST_TLS_KEY = fixture('parley-test.key.pem');
 
 /**
  * Starts a receiver; `respond` answers each request once its body is read (default 200).
@@ -53,7 +55,7 @@ export async function startReceiver(
     });
   };
   const server = options.tls
-    ? createTlsServer({ cert: TEST_CA, key: fixture('parley-test.key.pem') }, handle)
+    ? createTlsServer({ cert: TEST_CA, key: TEST_TLS_KEY }, handle)
     : createServer(handle);
   server.on('connection', () => void connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,11 +1,10 @@
-// Test helpers: webhook events and their signed deliveries, as Parley sends them.
+// Webhook events and their signed deliveries, as Parley sends them.
 
-import { canonicalJson } from '../webhooks/canonical-json';
-import { signWebhook } from '../webhooks/sign-webhook';
-import type { WebhookEvent } from '../wire/event';
-import type { Message, MessageStatus } from '../wire/message';
+import { canonicalJson, type Message, type MessageStatus, signWebhook, type WebhookEvent } from '@parley/sdk';
 
+/** The signing secret of test endpoints and receivers. */
 export const TEST_SECRET = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
+/** The message id of {@link statusEvent} unless given. */
 export const MESSAGE_ID = '0b6f5c1e-2d3a-4b8c-9e7f-1a2b3c4d5e6f';
 
 let sequence = 0;
@@ -34,15 +33,21 @@ export function statusEvent(status: MessageStatus, messageId = MESSAGE_ID, id = 
     updated_at: '2026-10-14T09:30:05Z',
     livemode: false,
   };
-  return envelope({ id, type: 'message.status_updated', data: { message } });
+  return webhookEvent({ id, type: 'message.status_updated', data: { message } });
 }
 
 /** A `webhook.test` event. */
 export function testEvent(id = eventId()): WebhookEvent {
-  return envelope({ id, type: 'webhook.test', data: { message: 'This is a test event from Parley.' } });
+  return webhookEvent({ id, type: 'webhook.test', data: { message: 'This is a test event from Parley.' } });
 }
 
-function envelope(event: Pick<WebhookEvent, 'id' | 'type' | 'data'>): WebhookEvent {
+/**
+ * The envelope of an event (spec 6.2) around `id`, `type` and `data`; `created_at` and
+ * `livemode` may be given too (default a fixed time and sandbox).
+ */
+export function webhookEvent(
+  event: Pick<WebhookEvent, 'id' | 'type' | 'data'> & Partial<Pick<WebhookEvent, 'created_at' | 'livemode'>>,
+): WebhookEvent {
   return {
     api_version: '2026-10-14',
     created_at: '2026-10-14T09:30:05Z',

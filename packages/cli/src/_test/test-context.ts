@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { type CommandContext, createContext, type OutputStream } from '../context';
 
+export { closedPort } from '@parley/test-utils';
+
 /** An output stream that keeps what was written. */
 export interface CapturedStream extends OutputStream {
   text(): string;
@@ -45,14 +47,4 @@ export function testContext(
 export async function temporaryConfigHome(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'parley-cli-test-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/** A loopback port nothing listens on (bound once, then released). */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

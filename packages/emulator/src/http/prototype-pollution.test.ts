@@ -1,6 +1,6 @@
+import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { testEmulator } from '../_testing/test-emulator';
-import { startReceiver, type TestReceiver } from '../webhooks/_test-receiver';
 
 const RESERVED_IDS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 

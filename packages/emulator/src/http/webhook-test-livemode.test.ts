@@ -1,6 +1,6 @@
+import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAppWithKey, testEmulator } from '../_testing/test-emulator';
-import { startReceiver, type TestReceiver } from '../webhooks/_test-receiver';
 
 const receivers: TestReceiver[] = [];
 afterEach(async () => {

@@ -3,8 +3,16 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  EMULATOR_BIN as BIN,
+  ensureEmulatorBuilt as ensureBuilt,
+  runEmulatorBin as runBin,
+  startEmulatorBin as startBin,
+  stopEmulatorBins,
+} from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BIN, ensureBuilt, runBin, startBin } from '../_testing/spawn-bin';
+
+afterEach(stopEmulatorBins);
 
 const dirs: string[] = [];
 afterEach(() => {

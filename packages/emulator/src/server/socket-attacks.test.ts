@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { describe, expect, test } from 'vitest';
-import { startBin } from '../_testing/spawn-bin';
+import { startEmulatorBin as startBin, stopEmulatorBins } from '@parley/test-utils';
+import { afterEach, describe, expect, test } from 'vitest';
+
+afterEach(stopEmulatorBins);
 
 /** Sends `size` bytes as a chunked body (no Content-Length) and returns the answer. */
 function postChunked(

@@ -3,8 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulatorBin as startBin, stopEmulatorBins } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startBin } from '../_testing/spawn-bin';
+
+afterEach(stopEmulatorBins);
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

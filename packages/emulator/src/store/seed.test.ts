@@ -4,11 +4,13 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runEmulatorBin as runBin, startEmulatorBin as startBin, stopEmulatorBins } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
-import { runBin, startBin } from '../_testing/spawn-bin';
 import { testEmulator } from '../_testing/test-emulator';
 import { parseSeed, SeedError } from './parse-seed';
 import type { SeedFile } from './seed-types';
+
+afterEach(stopEmulatorBins);
 
 const WORKSPACE = '3d0c4b7a-6a8e-4f2b-9c1d-2e3f4a5b6c7d';
 const SANDBOX_APP = '3d0c4b7a-6a8e-4f2b-9c1d-2e3f4a5b6c01';

@@ -1,9 +1,9 @@
 /** Shared set-up of the webhook tests: a frozen clock, in-memory state, real local receivers. */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Connection, WebhookEvent } from '@parley/sdk';
+import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, expect } from 'vitest';
 import { createTimeline } from '../clock/create-timeline';
-import { startReceiver, type TestReceiver } from './_test-receiver';
 import type { DeliveryNetwork } from './delivery-attempt';
 import type { HostResolver } from './url-policy';
 import { createWebhooksState, WebhookService, type WebhooksState } from './webhook-service';

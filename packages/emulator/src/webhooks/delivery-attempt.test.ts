@@ -1,6 +1,6 @@
+import { TEST_CA } from '@parley/test-utils';
 import { describe, expect, it } from 'vitest';
 import { receiver } from './_test-harness';
-import { TEST_CA } from './_test-receiver';
 import { type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
 
 const attempt = (url: string, addresses: readonly string[] | null, network?: DeliveryNetwork) =>

@@ -1,11 +1,5 @@
+import { deliveryRequest, MESSAGE_ID, statusEvent, TEST_SECRET, testEvent } from '@parley/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  deliveryRequest,
-  MESSAGE_ID,
-  statusEvent,
-  TEST_SECRET,
-  testEvent,
-} from '../_test/webhook-deliveries';
 import type { WebhookEvent } from '../wire/event';
 import type { MessageStatus } from '../wire/message';
 import { createWebhookHandler } from './create-webhook-handler';

@@ -1,8 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { signedDelivery, TEST_SECRET, testEvent } from '@parley/test-utils';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signedDelivery, TEST_SECRET, testEvent } from '../_test/webhook-deliveries';
 import type { WebhookEvent } from '../wire/event';
 import { createWebhookHandler } from './create-webhook-handler';
 
