@@ -39,3 +39,10 @@ test('a base URL given with /v1 works the same', () => {
   const [handler] = createEmulatorHandlers(emulator, { baseUrl: 'http://127.0.0.1:4010/v1/' });
   expect(handler!.info.path).toBe('http://127.0.0.1:4010/*');
 });
+
+test('an injected drop reaches the caller as the network error fetch rejects with', async () => {
+  await emulator.control.createFault({ path: '/v1/status', fault: { drop: true } });
+  const headers = { authorization: `Bearer ${emulator.sandboxKey}` };
+  await expect(fetch('https://parley.test/v1/status', { headers })).rejects.toThrow(TypeError);
+  expect((await fetch('https://parley.test/v1/status', { headers })).status).toBe(200);
+});

@@ -17,5 +17,15 @@ export interface EmulatorHandlerOptions {
  */
 export function createEmulatorHandlers(emulator: Emulator, options: EmulatorHandlerOptions = {}) {
   const origin = (options.baseUrl ?? 'http://127.0.0.1:4010').replace(/\/+$/, '').replace(/\/v1$/, '');
-  return [http.all(`${origin}/*`, ({ request }) => emulator.fetch(request))];
+  return [
+    http.all(`${origin}/*`, async ({ request }) => {
+      try {
+        return await emulator.fetch(request);
+      } catch (error) {
+        // An injected drop: msw turns Response.error() into the network error fetch rejects with.
+        if (error instanceof TypeError) return Response.error();
+        throw error;
+      }
+    }),
+  ];
 }

@@ -1,7 +1,6 @@
 import type { WebhookEvent } from '@parley/sdk';
 import { buildEvent, type EventData, routeEvent } from '../domain/event-routing';
-import { formatTimestamp } from '../domain/ids';
-import { stepsOf } from '../domain/message-lifecycle';
+import { messageAtStep, stepsOf } from '../domain/message-lifecycle';
 import { PersistenceError } from '../store/data-dir-errors';
 import type { JournalEntry } from '../store/persistence';
 import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
@@ -61,11 +60,7 @@ export class EventOutbox {
       if (!step) continue;
       const app = this.core.state.applications[record.application_id];
       // `record.message` stays as accepted (replays answer it); the event carries the new status.
-      const message = {
-        ...record.message,
-        status: step.status,
-        updated_at: formatTimestamp(record.accepted_at + step.age),
-      };
+      const message = messageAtStep(record, step);
       steps.push({ record, prepared: app && this.#prepare('message.status_updated', { message }, app) });
     }
     if (steps.length === 0) return true;

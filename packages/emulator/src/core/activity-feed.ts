@@ -1,4 +1,5 @@
 import type { Message, WebhookEvent } from '@parley/sdk';
+import type { ChaosKind } from '../domain/webhook-chaos';
 import type { DeliveryView } from '../webhooks/webhook-service';
 import { maskSecrets } from './_mask-secrets';
 
@@ -21,6 +22,8 @@ export interface RequestActivity extends ActivityBase {
   request_id: string;
   key_prefix: string | null;
   duration_ms: number;
+  /** The id of the injected fault that answered it (`/_emulator/faults`); status 0 when none went out. */
+  fault?: string;
 }
 
 /** One answered control-API change (POST, PATCH, DELETE under `/_emulator`); never its body. */
@@ -52,6 +55,8 @@ export interface DeliveryActivity extends ActivityBase {
   kind: 'delivery';
   status: DeliveryView['status'];
   delivery: DeliveryView;
+  /** Set when the item is a chaos copy's attempt (the delivery's last attempt): which kind. */
+  chaos?: ChaosKind;
 }
 
 /** The clock moved by an advance. */

@@ -1,5 +1,8 @@
 import type { Connection, Message, WebhookEvent } from '@parley/sdk';
 import { DomainError } from '../domain/domain-error';
+import type { chaosView } from '../domain/webhook-chaos';
+import type { FaultAnswer } from '../domain/faults';
+import { MAGIC_RECIPIENTS, type MagicRecipient } from '../domain/magic-recipients';
 import type { PersistenceHealth } from '../store/persistence';
 import type { ApplicationRecord } from '../store/state';
 import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
@@ -10,9 +13,13 @@ import {
 } from './console-operations';
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
+import { createFault, type FaultView } from './fault-table';
 import * as live from './live-operations';
 import { type StateCounts, stateCounts } from './state-counts';
 import { usage } from './usage';
+
+/** An endpoint's chaos as the control API shows it. */
+export type ChaosView = ReturnType<typeof chaosView>;
 
 /** What the control object needs from the running emulator. */
 export interface ControlRuntime {
@@ -56,6 +63,11 @@ export interface EmulatorControl {
   deleteEndpoint(id: string): Promise<void>;
   rotateSecret(id: string): Promise<{ secret: string; previous_expires_at: string }>;
   testEndpoint(id: string): Promise<{ event_id: string }>;
+  /** Webhook chaos of an endpoint (`PUT /_emulator/endpoints/{id}/chaos`), replacing what it had. */
+  setChaos(endpointId: string, input: Record<string, unknown>): Promise<ChaosView>;
+  getChaos(endpointId: string): ChaosView;
+  /** Chaos off; deliveries already planned keep theirs. */
+  clearChaos(endpointId: string): Promise<void>;
   listDeliveries(filter?: { endpointId?: string; applicationId?: string }): DeliveryView[];
   replayDelivery(id: string): Promise<DeliveryView>;
   usage(applicationId?: string): ReturnType<typeof usage>;
@@ -71,6 +83,24 @@ export interface EmulatorControl {
   /** Sends the body of `POST /v1/messages` as the application, without a key (the console's Send). */
   sendMessage(applicationId: string, input: Record<string, unknown>): Promise<Message>;
   listEvents(applicationId?: string): WebhookEvent[];
+  /**
+   * Injects a fault: the next `times` /v1 requests matching `method`, `path` (`*` = one segment) and
+   * `key_id` or `key_prefix` get `fault` instead of the API's answer (see `docs/emulator.md#faults`).
+   */
+  createFault(input: {
+    method?: string;
+    path?: string;
+    key_id?: string;
+    key_prefix?: string;
+    times?: number;
+    fault: FaultAnswer;
+  }): Promise<FaultView>;
+  /** Sandbox recipients with a fixed, documented outcome (`GET /_emulator/magic-numbers`). */
+  listMagicNumbers(): MagicRecipient[];
+  /** Every fault, in matching order, used-up ones included (`remaining: 0`). */
+  listFaults(): FaultView[];
+  deleteFault(id: string): Promise<void>;
+  clearFaults(): Promise<void>;
 }
 
 /** Builds the control functions over a runtime. */
@@ -132,6 +162,9 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     updateEndpoint: (id, input) => mutate(() => core().webhooks.updateEndpoint(id, input)),
     deleteEndpoint: (id) => mutate(() => core().webhooks.deleteEndpoint(id)),
     rotateSecret: (id) => mutate(() => core().webhooks.rotateSecret(id)),
+    setChaos: (id, input) => mutate(() => core().webhooks.setChaos(id, input)),
+    getChaos: (id) => core().webhooks.getChaos(id),
+    clearChaos: (id) => mutate(() => core().webhooks.clearChaos(id)),
     testEndpoint: (id) =>
       mutate(() => {
         const { application_id } = core().webhooks.getEndpoint(id);
@@ -156,5 +189,10 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     listApplicationConnections: (applicationId) => applicationConnections(core(), applicationId),
     sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core(), applicationId, input)),
     listEvents: (applicationId) => operations.listEvents(core(), applicationId),
+    createFault: (input) => mutate(() => createFault(core(), input)),
+    listMagicNumbers: () => MAGIC_RECIPIENTS.map((recipient) => ({ ...recipient })),
+    listFaults: () => core().faults.list(),
+    deleteFault: (id) => mutate(() => core().faults.delete(id)),
+    clearFaults: () => mutate(() => core().faults.clear()),
   };
 }

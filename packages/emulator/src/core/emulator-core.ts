@@ -10,10 +10,12 @@ import {
 } from '../store/persistence';
 import type { ApplicationRecord, EmulatorState, MessageRecord } from '../store/state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
+import type { RetrySchedule } from '../webhooks/retry-schedule';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { type DeliveryRecord, toDeliveryView, WebhookService } from '../webhooks/webhook-service';
 import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
+import { FaultTable } from './fault-table';
 import { MessageTimers } from './message-timers';
 
 export type { Emitted } from './_event-outbox';
@@ -25,6 +27,8 @@ export interface CoreOptions {
   urlPolicy: UrlPolicy;
   /** Test seams of webhook deliveries (resolver, dialling, trusted CA); unset in normal use. */
   webhookNetwork?: WebhookNetwork | undefined;
+  /** How failed webhook attempts are retried (default `real`). */
+  retrySchedule?: RetrySchedule | undefined;
   persistence: Persistence;
   state: EmulatorState;
 }
@@ -52,9 +56,12 @@ export class EmulatorCore {
   messageOrder: string[] = [];
   /** What happens, as it happens: the source of `GET /_emulator/stream`. Survives a reset. */
   readonly activity: ActivityFeed;
+  /** Injected faults of `/_emulator/faults` (in memory only; a reset clears them). */
+  readonly faults = new FaultTable();
   #timers: MessageTimers;
   readonly #outbox = new EventOutbox(this);
   readonly #webhookNetwork: WebhookNetwork | undefined;
+  readonly #retrySchedule: RetrySchedule | undefined;
 
   constructor(options: CoreOptions) {
     this.state = options.state;
@@ -62,6 +69,7 @@ export class EmulatorCore {
     this.rateLimits = options.rateLimits;
     this.urlPolicy = options.urlPolicy;
     this.#webhookNetwork = options.webhookNetwork;
+    this.#retrySchedule = options.retrySchedule;
     this.persistence = options.persistence;
     this.activity = new ActivityFeed(() => this.now());
     this.webhooks = this.#createWebhooks();
@@ -103,6 +111,7 @@ export class EmulatorCore {
     this.#timers = this.#createTimers();
     this.#indexState();
     this.restoreTimers();
+    this.faults.clear();
     this.activity.clear();
     this.activity.publish({ kind: 'reset', application_ids: [] });
   }
@@ -173,15 +182,17 @@ export class EmulatorCore {
       scheduler: this.timeline.scheduler,
       urlPolicy: this.urlPolicy,
       onChange: () => this.changed(),
-      onDelivery: (delivery) =>
+      onDelivery: (delivery, chaos) =>
         this.activity.publish({
           kind: 'delivery',
           application_ids: [delivery.application_id],
           status: delivery.status,
           delivery: toDeliveryView(delivery),
+          ...(chaos ? { chaos } : {}),
         }),
       ...(this.#webhookNetwork?.resolveHost ? { resolveHost: this.#webhookNetwork.resolveHost } : {}),
       ...(this.#webhookNetwork ? { network: this.#webhookNetwork } : {}),
+      ...(this.#retrySchedule ? { retrySchedule: this.#retrySchedule } : {}),
     });
   }
 

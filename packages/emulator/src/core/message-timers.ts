@@ -2,8 +2,10 @@ import type { ScheduledJob, Scheduler } from '../clock/clock-types';
 import { stepsOf } from '../domain/message-lifecycle';
 import type { MessageRecord } from '../store/state';
 
-/** Ids waiting for one step index, in acceptance order, with the one timer of their head. */
+/** Ids waiting for one step (index and age), in acceptance order, with the one timer of their head. */
 interface StepLine {
+  index: number;
+  age: number;
   ids: string[];
   head: number;
   job: ScheduledJob | undefined;
@@ -18,13 +20,14 @@ const ANNOUNCE_BATCH = 256;
 export const ANNOUNCE_RETRY_MS = 1_000;
 
 /**
- * The status timers of every message, without one timer per message: step k of every message
- * falls due at acceptance + the same age, so messages wait in one acceptance-ordered line per
- * step index, and only the head of each line holds a scheduler job. 100,000 queued messages cost
- * 100,000 array slots, not 100,000 closures.
+ * The status timers of every message, without one timer per message: messages whose next step has
+ * the same index and age fall due in acceptance order, so they wait in one acceptance-ordered line
+ * per (index, age), and only the head of each line holds a scheduler job. 100,000 queued messages
+ * cost 100,000 array slots, not 100,000 closures. (A few lines exist: the sandbox, live and magic
+ * recipients' schedules share most steps.)
  */
 export class MessageTimers {
-  readonly #lines: StepLine[] = [];
+  readonly #lines = new Map<string, StepLine>();
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -37,9 +40,11 @@ export class MessageTimers {
   /** Queues the next unannounced step of a message (records must arrive in acceptance order per line). */
   add(record: MessageRecord): void {
     const index = record.announced;
-    if (!stepsOf(record)[index]) return;
-    this.#line(index).ids.push(record.message.id);
-    this.#arm(index);
+    const step = stepsOf(record)[index];
+    if (!step) return;
+    const line = this.#line(index, step.age);
+    line.ids.push(record.message.id);
+    this.#arm(line);
   }
 
   /** Re-queues the steps of loaded messages, oldest first. */
@@ -49,47 +54,57 @@ export class MessageTimers {
     for (const record of pending) this.add(record);
   }
 
-  #line(index: number): StepLine {
-    for (let missing = this.#lines.length; missing <= index; missing++) {
-      this.#lines.push({
+  #line(index: number, age: number): StepLine {
+    const name = `${index}@${age}`;
+    let line = this.#lines.get(name);
+    if (!line) {
+      line = {
+        index,
+        age,
         ids: [],
         head: 0,
         job: undefined,
         jobAt: Number.NaN,
         heldUntil: Number.NEGATIVE_INFINITY,
-      });
+      };
+      this.#lines.set(name, line);
     }
-    return this.#lines[index]!;
+    return line;
+  }
+
+  /** The record of an id if it still waits in this line (its next step is the line's). */
+  #waiting(line: StepLine, id: string): MessageRecord | undefined {
+    const record = this.find(id);
+    return record && record.announced === line.index && stepsOf(record)[line.index]?.age === line.age
+      ? record
+      : undefined;
   }
 
   /** The head's due time, or undefined when the line is empty (dropping ids that no longer wait). */
-  #headDue(line: StepLine, index: number): number | undefined {
+  #headDue(line: StepLine): number | undefined {
     while (line.head < line.ids.length) {
-      const record = this.find(line.ids[line.head]!);
-      const step = record && record.announced === index ? stepsOf(record)[index] : undefined;
-      if (record && step) return record.accepted_at + step.age;
+      const record = this.#waiting(line, line.ids[line.head]!);
+      if (record) return record.accepted_at + line.age;
       line.head++;
     }
     return undefined;
   }
 
-  #arm(index: number): void {
-    const line = this.#line(index);
-    const due = this.#headDue(line, index);
+  #arm(line: StepLine): void {
+    const due = this.#headDue(line);
     if (due === undefined) return;
     const at = Math.max(due, line.heldUntil);
     if (line.jobAt === at) return;
     line.job?.cancel();
     line.jobAt = at;
-    line.job = this.scheduler.schedule(at, () => this.#run(index));
+    line.job = this.scheduler.schedule(at, () => this.#run(line));
   }
 
-  #run(index: number): void {
-    const line = this.#line(index);
+  #run(line: StepLine): void {
     line.job = undefined;
     line.jobAt = Number.NaN;
     const now = this.now();
-    for (let batch = this.#dueBatch(line, index, now); batch.records.length > 0; ) {
+    for (let batch = this.#dueBatch(line, now); batch.records.length > 0; ) {
       let done: boolean;
       try {
         done = this.announce(batch.records);
@@ -105,25 +120,24 @@ export class MessageTimers {
       }
       line.heldUntil = Number.NEGATIVE_INFINITY;
       line.head = batch.end;
-      for (const record of batch.records) if (record.announced > index) this.add(record);
-      batch = this.#dueBatch(line, index, now);
+      for (const record of batch.records) if (record.announced > line.index) this.add(record);
+      batch = this.#dueBatch(line, now);
     }
     if (line.head > 1024 && line.head * 2 > line.ids.length) {
       line.ids = line.ids.slice(line.head);
       line.head = 0;
     }
-    this.#arm(index);
+    this.#arm(line);
   }
 
   /** Up to {@link ANNOUNCE_BATCH} records due by `now` from the head, and the index after them. */
-  #dueBatch(line: StepLine, index: number, now: number): { records: MessageRecord[]; end: number } {
+  #dueBatch(line: StepLine, now: number): { records: MessageRecord[]; end: number } {
     const records: MessageRecord[] = [];
     let end = line.head;
     for (; end < line.ids.length && records.length < ANNOUNCE_BATCH; end++) {
-      const record = this.find(line.ids[end]!);
-      const step = record && record.announced === index ? stepsOf(record)[index] : undefined;
-      if (!record || !step) continue;
-      if (record.accepted_at + step.age > now) break;
+      const record = this.#waiting(line, line.ids[end]!);
+      if (!record) continue;
+      if (record.accepted_at + line.age > now) break;
       records.push(record);
     }
     return { records, end };

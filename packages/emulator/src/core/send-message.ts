@@ -3,6 +3,7 @@ import { assertUnderDailyCap, sendsAfterThisOne } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
+import { magicRefusal } from '../domain/magic-recipients';
 import { connectionTemplates, templateReference } from '../domain/sandbox-fixtures';
 import { sendFailure } from '../domain/send-outcome';
 import { checkTemplate } from '../domain/send-params';
@@ -38,13 +39,16 @@ export function sendMessage(
       connection_id: connection.id,
     });
   }
+  const live = caller.application.environment === 'live';
+  // Sandbox magic recipients that refuse the send (409, 429) do so here, before anything is stored.
+  const refusal = live ? undefined : magicRefusal(params.to, connection.id);
+  if (refusal) throw refusal;
   // The template's own strings are kept, not the request's copies: one less string per message.
   const template =
     params.type === 'template'
       ? checkTemplate(params.template, connectionTemplates(core.state.connections[connection.id]?.templates))
       : null;
   const now = core.now();
-  const live = caller.application.environment === 'live';
   const workspaceId = caller.application.workspace_id;
   if (live) assertUnderDailyCap(core.state.daily_sends, workspaceId, now);
   const timestamp = formatTimestamp(now);

@@ -1,11 +1,14 @@
-import type { Message, OutboundMessageStatus } from '@parley/sdk';
-import type { MessageRecord } from './records';
+import type { Message, MessageError, OutboundMessageStatus } from '@parley/sdk';
 import { formatTimestamp } from './ids';
+import { magicSteps } from './magic-recipients';
+import type { MessageRecord } from './records';
 
 /** One scheduled status change: the status reached at `age` ms after acceptance. */
 export interface StatusStep {
   status: OutboundMessageStatus;
   age: number;
+  /** The message error a `failed` step brings (a magic recipient's late failure). */
+  error?: MessageError;
 }
 
 /** Sandbox: queued < 2 s ≤ sent < 5 s ≤ delivered (spec 3.2, 8). */
@@ -16,8 +19,7 @@ export const SANDBOX_STEPS: readonly StatusStep[] = [
 
 /**
  * Simulated live: queued < 2 s ≤ sent < 5 s ≤ delivered < 10 s ≤ read (DESIGN §4, documented
- * schedule). Steps shared with the sandbox keep the sandbox's ages: the status timers rely on
- * step k having one age whatever the environment.
+ * schedule). Steps shared with the sandbox keep the sandbox's ages.
  */
 export const LIVE_STEPS: readonly StatusStep[] = [
   { status: 'sent', age: 2_000 },
@@ -25,11 +27,15 @@ export const LIVE_STEPS: readonly StatusStep[] = [
   { status: 'read', age: 10_000 },
 ];
 
-/** The status steps still ahead of a message (none for failed or inbound messages). */
+/**
+ * The status steps of a message (none for failed or inbound messages): live, sandbox, or a sandbox
+ * magic recipient's own (`magic-recipients.ts`).
+ */
 export function stepsOf(record: MessageRecord): readonly StatusStep[] {
   const { message } = record;
   if (message.direction === 'inbound' || message.status === 'failed') return [];
-  return message.livemode ? LIVE_STEPS : SANDBOX_STEPS;
+  if (message.livemode) return LIVE_STEPS;
+  return (message.to !== null && magicSteps(message.to)) || SANDBOX_STEPS;
 }
 
 /** The message as it is at `now`: its status is a function of its age (spec 3.2). */
@@ -37,10 +43,15 @@ export function messageAt(record: MessageRecord, now: number): Message {
   const age = now - record.accepted_at;
   let reached: StatusStep | undefined;
   for (const step of stepsOf(record)) if (age >= step.age) reached = step;
-  if (!reached) return record.message;
+  return reached ? messageAtStep(record, reached) : record.message;
+}
+
+/** The message as one of its steps leaves it (what the step's `message.status_updated` carries). */
+export function messageAtStep(record: MessageRecord, step: StatusStep): Message {
   return {
     ...record.message,
-    status: reached.status,
-    updated_at: formatTimestamp(record.accepted_at + reached.age),
+    status: step.status,
+    updated_at: formatTimestamp(record.accepted_at + step.age),
+    ...(step.error ? { error: step.error } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { memoryPersistence, type Persistence } from '../store/persistence';
 import type { SeedFile } from '../store/seed-types';
 import { hydrateState } from '../store/state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
+import { RETRY_SCHEDULES, type RetryScheduleName } from '../webhooks/retry-schedule';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { EMULATOR_VERSION } from './version';
 
@@ -30,6 +31,11 @@ export interface EmulatorOptions {
   /** Start time in ms since the epoch (default: now). */
   now?: number;
   /**
+   * How failed webhook attempts are retried: `real` (default) min(6 h, 30 s × 2^k) over 12 attempts;
+   * `fast` the same shape 1,200 times faster (12 attempts in 61.55 s); `none` one attempt, then failed.
+   */
+  retrySchedule?: RetryScheduleName;
+  /**
    * For tests of webhook URL rules, never needed otherwise: the host resolver the URL policy asks
    * (default `dns.lookup`), `dial` to send a checked address's socket to a local stand-in, and `ca`
    * to trust a test certificate. Host header and TLS name stay the endpoint URL's.
@@ -39,7 +45,10 @@ export interface EmulatorOptions {
 
 /** A running emulator, usable in process without a port. */
 export interface Emulator {
-  /** The whole web-standard app: `/v1/*`, `/_emulator/*` and the console at `/`. */
+  /**
+   * The whole web-standard app: `/v1/*`, `/_emulator/*` and the console at `/`. Rejects with
+   * `TypeError: fetch failed` where a real server would reset the connection (an injected drop).
+   */
   fetch(request: Request): Promise<Response>;
   /** The deterministic sandbox key of the default sandbox application, holding every scope. */
   readonly sandboxKey: string;
@@ -89,6 +98,7 @@ export function assembleEmulator(
     rateLimits: options.rateLimits ?? true,
     urlPolicy: options.urlPolicy ?? 'local',
     webhookNetwork: options.webhookNetwork,
+    retrySchedule: RETRY_SCHEDULES[options.retrySchedule ?? 'real'],
     persistence,
     state: loaded ? hydrateState(loaded.state) : createInitialState(),
   });
@@ -129,7 +139,14 @@ export function assembleEmulator(
   const emulator: Emulator = {
     fetch: async (request) => {
       if (!ready) await readyPromise;
-      return app.fetch(request);
+      const response = await app.fetch(request);
+      // An injected drop (`/_emulator/faults`): what fetch does when a connection is reset.
+      if (response.type === 'error') {
+        throw new TypeError('fetch failed', {
+          cause: new Error('connection reset by the emulator (injected fault)'),
+        });
+      }
+      return response;
     },
     sandboxKey: DEFAULT_SANDBOX_KEY,
     clock: timeline.clock,
@@ -145,6 +162,7 @@ export function assembleEmulator(
     close: () => {
       closed ??= (async () => {
         await readyPromise.catch(() => {});
+        core.faults.close();
         await core.webhooks.close();
         timeline.stop();
         await persistence.flush();

@@ -7,6 +7,7 @@ import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { consume, exhaustedBucket, type RateLimitState, report } from '../domain/rate-limit-window';
 import { PersistenceError } from '../store/data-dir-errors';
+import { applyFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
 
@@ -70,16 +71,20 @@ export const REQUESTS_CHARGE = REQUESTS_ONLY;
 export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Promise<Response> {
   const started = performance.now();
   const trace: CallTrace = { requestId: newRequestId(), caller: undefined };
-  const response = await handle(core, event, spec, trace);
+  // Injected faults come first (`/_emulator/faults`); without any, nothing is looked up.
+  const applied = core.faults.active ? await applyFault(core, event, trace.requestId) : undefined;
+  if (applied) trace.caller = applied.caller;
+  const response = applied?.response ?? (await handle(core, event, spec, trace));
   core.activity.publish({
     kind: 'request',
     application_ids: trace.caller ? [trace.caller.application.id] : [],
     method: event.req.method,
     path: event.url.pathname,
-    status: response.status,
+    status: applied?.unanswered ? 0 : response.status,
     request_id: trace.requestId,
     key_prefix: trace.caller?.key.prefix ?? null,
     duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    ...(applied ? { fault: applied.fault.id } : {}),
   });
   return response;
 }

@@ -14,7 +14,7 @@ type Input = never;
 /** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
 export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, control: EmulatorControl): void {
   const route = (
-    method: 'get' | 'post' | 'patch' | 'delete',
+    method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     path: string,
     run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
   ) =>
@@ -94,6 +94,15 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     status: 200,
     body: await control.rotateSecret(id(call)),
   }));
+  route('put', '/endpoints/:id/chaos', async (call) => ({
+    status: 200,
+    body: await control.setChaos(id(call), body(call)),
+  }));
+  route('get', '/endpoints/:id/chaos', (call) => ({ status: 200, body: control.getChaos(id(call)) }));
+  route('delete', '/endpoints/:id/chaos', async (call) => {
+    await control.clearChaos(id(call));
+    return { status: 204 };
+  });
   route('post', '/endpoints/:id/test', async (call) => ({
     status: 202,
     body: await control.testEndpoint(id(call)),
@@ -136,6 +145,19 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     return { status: 200, body: { ...page, data: page.data.map((record) => messageAt(record, now)) } };
   });
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
+
+  route('get', '/magic-numbers', (call) => list(call, control.listMagicNumbers()));
+
+  route('get', '/faults', (call) => list(call, control.listFaults()));
+  route('post', '/faults', async (call) => ({ status: 201, body: await control.createFault(body(call)) }));
+  route('delete', '/faults', async () => {
+    await control.clearFaults();
+    return { status: 204 };
+  });
+  route('delete', '/faults/:id', async (call) => {
+    await control.deleteFault(id(call));
+    return { status: 204 };
+  });
 }
 
 /** What the collection of a `/_emulator/{collection}/:id` path holds, for the 404's wording. */
@@ -145,6 +167,7 @@ const KIND_BY_COLLECTION = new Map([
   ['deliveries', 'delivery'],
   ['connections', 'connection'],
   ['keys', 'key'],
+  ['faults', 'fault'],
 ]);
 
 /**

@@ -71,6 +71,7 @@ describe('parley-emulator bin', () => {
       '--clock',
       '--url-policy',
       '--rate-limits',
+      '--retry-schedule',
       '--seed',
       '--json',
     ]) {

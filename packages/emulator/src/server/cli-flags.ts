@@ -26,6 +26,9 @@ Options:
   --clock <real|frozen>       real follows the wall clock; frozen moves only via POST /_emulator/clock/advance (default real)
   --url-policy <local|strict> local also accepts http(s) webhook URLs on loopback hosts; strict is production's rule (default local)
   --rate-limits <on|off>      per-minute rate limits (default on)
+  --retry-schedule <real|fast|none>
+                              webhook retries: real 30 s × 2^k up to 6 h (12 attempts, ~20.5 h); fast the same
+                              shape in 61.55 s; none one attempt, then failed (default real)
   --seed <file>               JSON file of workspaces, applications, keys and endpoints to create at start
   --json                      print one JSON ready line instead of the human summary
   -h, --help                  show this help
@@ -36,9 +39,19 @@ const CHOICES = {
   clock: ['real', 'frozen'],
   'url-policy': ['local', 'strict'],
   'rate-limits': ['on', 'off'],
+  'retry-schedule': ['real', 'fast', 'none'],
 } as const;
 
-const VALUE_FLAGS = new Set(['port', 'host', 'data-dir', 'clock', 'url-policy', 'rate-limits', 'seed']);
+const VALUE_FLAGS = new Set([
+  'port',
+  'host',
+  'data-dir',
+  'clock',
+  'url-policy',
+  'rate-limits',
+  'retry-schedule',
+  'seed',
+]);
 
 /** Parses `argv` (without node and the script); throws {@link UsageError} with a clear message. */
 export function parseCliFlags(argv: readonly string[]): CliFlags {
@@ -107,6 +120,9 @@ function applyFlag(flags: CliFlags, name: string, value: string): void {
       return;
     case 'rate-limits':
       server.rateLimits = choice('rate-limits', value) === 'on';
+      return;
+    case 'retry-schedule':
+      server.retrySchedule = choice('retry-schedule', value);
       return;
     case 'seed':
       flags.seedFile = value;

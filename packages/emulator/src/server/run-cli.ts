@@ -78,6 +78,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       `clock ${options.clock ?? 'real'}`,
       `URL policy ${options.urlPolicy ?? 'local'}`,
       `rate limits ${options.rateLimits === false ? 'off' : 'on'}`,
+      `retries ${options.retrySchedule ?? 'real'}`,
       options.dataDir ? `data in ${options.dataDir}` : 'data in memory',
     ].join(' · ');
     io.out(`Parley emulator ${EMULATOR_VERSION}`);

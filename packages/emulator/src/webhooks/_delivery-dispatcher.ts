@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { signWebhook, type WebhookEventType } from '@parley/sdk';
+import type { WebhookEventType } from '@parley/sdk';
 import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
+import { type ChaosKind, chaosHoldMs, isForgedChaosKind, planChaos } from '../domain/webhook-chaos';
+import { chaosVerdict, signedCopy } from './_chaos-copies';
 import { EndpointLanes } from './_endpoint-lanes';
-import type { DeliveryRecord, EndpointRecord, WebhooksState } from './_webhook-records';
+import { OutOfOrderHolds } from './_out-of-order-holds';
+import {
+  type DeliveryRecord,
+  type EndpointRecord,
+  ownAttemptCount,
+  type WebhooksState,
+} from './_webhook-records';
 import { type AttemptOutcome, type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
-import { MAX_DELIVERY_ATTEMPTS, retryDelayMs } from './retry-schedule';
+import type { RetrySchedule } from './retry-schedule';
 import { signingSecrets } from './signing-secret';
 import { checkEndpointTarget, type HostResolver, type UrlPolicy } from './url-policy';
 
@@ -18,8 +26,11 @@ export interface DispatcherDeps {
   /** Test seams of the delivery sockets (a local stand-in for a public address, a test CA). */
   network?: DeliveryNetwork | undefined;
   attemptTimeoutMs: number;
+  /** How failed attempts are retried (`--retry-schedule`). */
+  retrySchedule: RetrySchedule;
   onChange: () => void;
-  onDelivery?: ((delivery: DeliveryRecord) => void) | undefined;
+  /** After a delivery is queued and after each of its attempts; `chaos` when the attempt was a chaos copy. */
+  onDelivery?: ((delivery: DeliveryRecord, chaos?: ChaosKind) => void) | undefined;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,6 +57,7 @@ export class DeliveryDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #closing = new AbortController();
   readonly #lanes = new EndpointLanes(PARALLEL_ATTEMPTS_PER_ENDPOINT);
+  readonly #holds = new OutOfOrderHolds();
   #finished: string[] = [];
 
   constructor(deps: DispatcherDeps) {
@@ -62,6 +74,8 @@ export class DeliveryDispatcher {
     body: string,
   ): DeliveryRecord {
     const now = this.#deps.clock.now();
+    // Planned when built, so the plan is journaled with the delivery and a restart keeps it.
+    const chaos = endpoint.chaos ? planChaos(endpoint.chaos) : [];
     return {
       id: randomUUID(),
       event_id: event.id,
@@ -70,15 +84,17 @@ export class DeliveryDispatcher {
       application_id: endpoint.application_id,
       status: 'pending',
       attempts: [],
-      next_attempt_at: iso(now),
+      next_attempt_at: iso(now + chaosHoldMs(endpoint.chaos, chaos)),
       created_at: iso(now),
       body,
+      ...(chaos.length > 0 ? { chaos } : {}),
     };
   }
 
   /** Stores a built delivery and schedules its attempt. Caller calls onChange. */
   enqueue(delivery: DeliveryRecord): void {
     this.#deps.getState().deliveries[delivery.id] = delivery;
+    this.#holds.add(delivery);
     this.schedule(delivery);
     this.#deps.onDelivery?.(delivery);
   }
@@ -111,7 +127,9 @@ export class DeliveryDispatcher {
   restore(): void {
     this.cancelAll();
     this.#finished = [];
+    this.#holds.clear();
     for (const delivery of Object.values(this.#deps.getState().deliveries)) {
+      this.#holds.add(delivery);
       if (delivery.status === 'pending') this.schedule(delivery);
       else this.#finished.push(delivery.id);
     }
@@ -156,23 +174,33 @@ export class DeliveryDispatcher {
   }
 
   async #attempt(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<void> {
+    // Chaos goes with the first attempt only: forged copies before it (a receiver that trusts one
+    // then shows what it does with the genuine delivery), a duplicate after it.
+    const chaos = ownAttemptCount(delivery) === 0 ? (delivery.chaos ?? []) : [];
+    this.#holds.delete(delivery);
+    for (const kind of chaos) {
+      if (isForgedChaosKind(kind)) await this.#chaosCopy(delivery, endpoint, at, kind);
+    }
     const outcome = await this.#send(delivery, endpoint, at);
     // Shutting down or state replaced (reset, reload): this attempt no longer belongs to any record.
-    if (this.#closing.signal.aborted || this.#deps.getState().deliveries[delivery.id] !== delivery) return;
+    if (!this.#owns(delivery)) return;
     delivery.attempts.push({
       at: iso(at),
       status_code: outcome.statusCode,
       error: outcome.error,
       duration_ms: outcome.durationMs,
     });
+    // Chaos copies are not attempts of the delivery: a forged copy rightly refused never counts
+    // as a failure, and the retry schedule goes by the delivery's own attempts.
+    const attempts = ownAttemptCount(delivery);
     if (outcome.error === null) {
       delivery.status = 'delivered';
       delivery.next_attempt_at = null;
-    } else if (delivery.attempts.length >= MAX_DELIVERY_ATTEMPTS) {
+    } else if (attempts >= this.#deps.retrySchedule.maxAttempts) {
       delivery.status = 'failed';
       delivery.next_attempt_at = null;
     } else {
-      delivery.next_attempt_at = iso(at + retryDelayMs(delivery.attempts.length));
+      delivery.next_attempt_at = iso(at + this.#deps.retrySchedule.delayAfter(attempts));
       this.schedule(delivery);
     }
     if (delivery.status !== 'pending') {
@@ -181,6 +209,38 @@ export class DeliveryDispatcher {
     }
     this.#deps.onChange();
     this.#deps.onDelivery?.(delivery);
+    this.#releaseHeld(delivery);
+    if (chaos.includes('duplicate')) await this.#chaosCopy(delivery, endpoint, at, 'duplicate');
+  }
+
+  /** One chaos copy, kept among the attempts with its kind; it never changes the delivery's status. */
+  async #chaosCopy(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number, kind: ChaosKind) {
+    const outcome = await this.#send(delivery, endpoint, at, kind);
+    if (!this.#owns(delivery)) return;
+    delivery.attempts.push({
+      at: iso(at),
+      status_code: outcome.statusCode,
+      error: chaosVerdict(kind, outcome),
+      duration_ms: outcome.durationMs,
+      chaos: kind,
+    });
+    this.#deps.onChange();
+    this.#deps.onDelivery?.(delivery, kind);
+  }
+
+  // Deliveries that out_of_order chaos holds back go once another one to their endpoint went.
+  #releaseHeld(overtaking: DeliveryRecord): void {
+    const deliveries = this.#deps.getState().deliveries;
+    for (const id of this.#holds.releaseFor(overtaking)) {
+      const held = deliveries[id];
+      if (held?.status !== 'pending') continue;
+      held.next_attempt_at = iso(this.#deps.clock.now());
+      this.schedule(held);
+    }
+  }
+
+  #owns(delivery: DeliveryRecord): boolean {
+    return !this.#closing.signal.aborted && this.#deps.getState().deliveries[delivery.id] === delivery;
   }
 
   #dropOldFinished(): void {
@@ -191,25 +251,25 @@ export class DeliveryDispatcher {
     }
   }
 
-  async #send(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<AttemptOutcome> {
+  async #send(
+    delivery: DeliveryRecord,
+    endpoint: EndpointRecord,
+    at: number,
+    kind?: ChaosKind,
+  ): Promise<AttemptOutcome> {
     try {
       // Checked again before every attempt (a host's DNS answer can change after creation), and
       // the attempt connects to exactly the addresses checked here: the name is resolved once.
       const target = await checkEndpointTarget(endpoint.url, this.#deps.urlPolicy, this.#deps.resolveHost);
-      const signed = await signWebhook({
-        payload: delivery.body,
-        // The secret follows the emulator clock (a rotation expires in its time); the timestamp is
-        // the real time the attempt leaves, what receivers check it against (DESIGN §3).
-        secret: signingSecrets(endpoint, at),
-        id: delivery.event_id,
-        timestamp: Math.floor(Date.now() / 1000),
-      });
+      // The secret follows the emulator clock (a rotation expires in its time); the timestamp is
+      // the real time the attempt leaves, what receivers check it against (DESIGN §3).
+      const signed = await signedCopy(delivery, signingSecrets(endpoint, at), kind);
       return await sendDeliveryAttempt({
         url: target.href,
         addresses: target.addresses,
         network: this.#deps.network,
-        body: delivery.body,
-        headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed },
+        body: signed.body,
+        headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signed.headers },
         timeoutMs: this.#deps.attemptTimeoutMs,
         signal: this.#closing.signal,
       });

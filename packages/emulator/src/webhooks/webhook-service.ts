@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { canonicalJson, type WebhookEvent } from '@parley/sdk';
 import type { Clock, Scheduler } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
+import { type ChaosKind, chaosView, parseChaosInput } from '../domain/webhook-chaos';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
 import {
@@ -15,6 +16,7 @@ import {
   type WebhooksState,
 } from './_webhook-records';
 import type { DeliveryNetwork } from './delivery-attempt';
+import { RETRY_SCHEDULES, type RetrySchedule } from './retry-schedule';
 import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
 import { buildWebhookTestEvent } from './webhook-test-event';
@@ -31,14 +33,19 @@ export interface WebhookServiceDeps {
   urlPolicy: UrlPolicy;
   /** Called after every state change, so the store persists. */
   onChange: () => void;
-  /** Called with a delivery once queued and after each of its attempts (the activity feed). */
-  onDelivery?: (delivery: DeliveryRecord) => void;
+  /**
+   * Called with a delivery once queued and after each of its attempts (the activity feed); `chaos`
+   * when the attempt was a chaos copy.
+   */
+  onDelivery?: (delivery: DeliveryRecord, chaos?: ChaosKind) => void;
   /** Host resolver for the URL policy; tests inject a fake one (default: `dns.lookup`). */
   resolveHost?: HostResolver;
   /** Test seams of the delivery sockets: a local stand-in for a checked public address, a test CA. */
   network?: DeliveryNetwork;
   /** Real milliseconds an attempt may take (default 15 000, spec 8); tests shorten it. */
   attemptTimeoutMs?: number;
+  /** How failed attempts are retried (default: the service's schedule, `real`). */
+  retrySchedule?: RetrySchedule;
 }
 
 /**
@@ -59,6 +66,7 @@ export class WebhookService {
       resolveHost: deps.resolveHost ?? systemResolver,
       network: deps.network,
       attemptTimeoutMs: deps.attemptTimeoutMs ?? 15_000,
+      retrySchedule: deps.retrySchedule ?? RETRY_SCHEDULES.real,
       onChange: deps.onChange,
       onDelivery: deps.onDelivery,
     });
@@ -118,6 +126,29 @@ export class WebhookService {
       secret: rotation.secret,
       previous_expires_at: new Date(rotation.previousExpiresAt).toISOString(),
     };
+  }
+
+  /**
+   * Turns webhook chaos on for the endpoint, replacing what it had (`PUT …/chaos`); without a
+   * `seed`, one is drawn and shown, so the same run can be repeated.
+   */
+  setChaos(id: string, input: unknown): ReturnType<typeof chaosView> {
+    const endpoint = this.#endpoint(id);
+    endpoint.chaos = parseChaosInput(input, randomInt(0x1_0000_0000));
+    this.#deps.onChange();
+    return chaosView(endpoint.id, endpoint.chaos);
+  }
+
+  /** The endpoint's chaos: settings, seed, and how many deliveries got each kind (`GET …/chaos`). */
+  getChaos(id: string): ReturnType<typeof chaosView> {
+    const endpoint = this.#endpoint(id);
+    return chaosView(endpoint.id, endpoint.chaos);
+  }
+
+  /** Turns chaos off (`DELETE …/chaos`); deliveries already planned keep their chaos. */
+  clearChaos(id: string): void {
+    this.#endpoint(id).chaos = null;
+    this.#deps.onChange();
   }
 
   /** Endpoints, oldest first, optionally of one application. */

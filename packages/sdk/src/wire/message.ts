@@ -3,8 +3,15 @@ import type { Timestamp } from './common';
 export type OutboundMessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
 export type MessageStatus = OutboundMessageStatus | 'received';
 
-/** Message error codes (not HTTP errors): spec 7 and DESIGN §4. */
-export type MessageErrorCode = 'recipient_unreachable' | 'outside_messaging_window' | (string & {});
+/**
+ * Message error codes (not HTTP errors): spec 7 and DESIGN §4; `message_undeliverable` is the
+ * emulator's failure after `sent` (a sandbox magic recipient), open-ended for codes to come.
+ */
+export type MessageErrorCode =
+  | 'recipient_unreachable'
+  | 'outside_messaging_window'
+  | 'message_undeliverable'
+  | (string & {});
 
 export interface MessageError {
   code: MessageErrorCode;

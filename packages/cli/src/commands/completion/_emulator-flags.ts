@@ -43,6 +43,12 @@ export const EMULATOR_START_FLAGS: readonly OptionSpec[] = [
     values: ['on', 'off'],
   },
   {
+    flags: ['--retry-schedule'],
+    description: 'webhook retries: real (~20.5 h), fast (same shape in ~1 min), none',
+    takesValue: true,
+    values: ['real', 'fast', 'none'],
+  },
+  {
     flags: ['--seed'],
     description: 'JSON file of workspaces, applications, keys and endpoints to create',
     takesValue: true,
