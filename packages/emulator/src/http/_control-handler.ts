@@ -11,7 +11,7 @@ export interface ControlCall {
   url: URL;
   /** Path segments after `/_emulator/`. */
   segments: string[];
-  /** The JSON body of a POST/PATCH (`{}` when empty). */
+  /** The JSON body of a POST/PUT/PATCH (`{}` when empty). */
   body: unknown;
 }
 
@@ -22,7 +22,7 @@ export interface ControlResult {
 }
 
 /**
- * Wraps a control-API handler: POST and PATCH must be `application/json` (415 otherwise; a
+ * Wraps a control-API handler: POST, PUT and PATCH must be `application/json` (415 otherwise; a
  * cross-site form cannot send it without a CORS preflight, which is never granted), an empty
  * JSON body counts as `{}`, and errors use the spec's error body.
  */
@@ -55,7 +55,7 @@ export function controlHandler(
       const request = event.req;
       assertSameOriginCaller(request, event.url);
       let body: unknown;
-      if (request.method === 'POST' || request.method === 'PATCH') {
+      if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') {
         const read = await readBodyText(request);
         requireJsonContentType(request);
         body = parseJsonBody(read, {});

@@ -1,5 +1,6 @@
 import type { WebhookEventType } from '@parley/sdk';
 import { createDictionary } from '../domain/dictionary';
+import type { ChaosKind, EndpointChaos } from '../domain/webhook-chaos';
 
 /** A secret kept valid for a while after a rotation (spec 6.4). */
 export interface PreviousSecret {
@@ -18,6 +19,8 @@ export interface EndpointRecord {
   created_at: string;
   secret: string;
   previous_secret: PreviousSecret | null;
+  /** Webhook chaos (`PUT /_emulator/endpoints/{id}/chaos`); absent or null when off. */
+  chaos?: EndpointChaos | null;
 }
 
 /** One HTTP attempt of a delivery. */
@@ -26,10 +29,18 @@ export interface DeliveryAttempt {
   at: string;
   /** The receiver's HTTP status, or `null` when none came (reset, timeout, refused). */
   status_code: number | null;
-  /** Why the attempt failed, or `null` for a 2xx. */
+  /**
+   * Why the attempt failed, or `null` for a 2xx. For a chaos copy: why the receiver's answer was
+   * wrong (a forged copy accepted, a duplicate refused), or `null` when it was right.
+   */
   error: string | null;
   /** Real time the attempt took. */
   duration_ms: number;
+  /**
+   * Set on a chaos copy only: which kind it was. Chaos copies never count as attempts of the
+   * delivery: its status and retries follow its own attempts alone.
+   */
+  chaos?: ChaosKind;
 }
 
 /** Delivery statuses (DESIGN §3). */
@@ -49,6 +60,8 @@ export interface DeliveryRecord {
   created_at: string;
   /** The exact canonical body, kept so retries, replays and restarts resend the same bytes. */
   body: string;
+  /** The chaos kinds planned for this delivery when it was built (absent: none). */
+  chaos?: ChaosKind[];
 }
 
 /** Everything the webhook service keeps; plain JSON, so the store can persist it as is. */

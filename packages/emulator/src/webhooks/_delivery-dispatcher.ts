@@ -235,7 +235,9 @@ export class DeliveryDispatcher {
       const held = deliveries[id];
       if (held?.status !== 'pending') continue;
       held.next_attempt_at = iso(this.#deps.clock.now());
-      this.schedule(held);
+      // Started here rather than through a timer: it is due now, and `idle()` then waits for it.
+      this.cancel(id);
+      this.#start(id);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '@parley/sdk';
+import type { ChaosKind } from '../domain/webhook-chaos';
 import type {
   DeliveryAttempt,
   DeliveryRecord,
@@ -35,6 +36,8 @@ export interface DeliveryView {
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   next_attempt_at: string | null;
+  /** The chaos kinds this delivery got (absent: none); its chaos copies are the attempts with `chaos`. */
+  chaos?: ChaosKind[];
 }
 
 /** The public form of an endpoint: everything but its secrets. */
@@ -54,5 +57,13 @@ export function toDeliveryView(delivery: DeliveryRecord): DeliveryView {
     status,
     attempts: attempts.map((attempt) => ({ ...attempt })),
     next_attempt_at,
+    ...(delivery.chaos?.length ? { chaos: [...delivery.chaos] } : {}),
   };
+}
+
+/** The attempts of a delivery that count for its status and retries: all but its chaos copies. */
+export function ownAttemptCount(delivery: DeliveryRecord): number {
+  let count = 0;
+  for (const attempt of delivery.attempts) if (attempt.chaos === undefined) count++;
+  return count;
 }

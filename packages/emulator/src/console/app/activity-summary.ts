@@ -13,9 +13,12 @@ export function activitySummary(item: ActivityItem): string {
       return `message ${item.message.direction === 'inbound' ? `from ${item.message.from}` : `to ${item.message.to}`} → ${item.status}`;
     case 'delivery': {
       const last = item.delivery.attempts[item.delivery.attempts.length - 1];
-      const outcome = last
-        ? ` · attempt ${item.delivery.attempts.length}: ${last.status_code ?? last.error}`
-        : ' · queued';
+      const own = item.delivery.attempts.filter((attempt) => attempt.chaos === undefined).length;
+      const outcome = !last
+        ? ' · queued'
+        : item.chaos
+          ? ` · chaos ${item.chaos}: ${last.status_code ?? last.error}`
+          : ` · attempt ${own}: ${last.status_code ?? last.error}`;
       return `${item.delivery.event_type} delivery → ${item.status}${outcome}`;
     }
     case 'clock':

@@ -91,6 +91,7 @@ function DeliveryTable({ deliveries, urlOf }: { deliveries: Delivery[]; urlOf: M
           <tr key={delivery.id} data-delivery-id={delivery.id}>
             <td>
               <Badge status={delivery.status} />
+              {delivery.chaos && <ChaosBadge kinds={delivery.chaos} />}
             </td>
             <td>
               {delivery.event_type}
@@ -126,16 +127,29 @@ function attemptText(attempt: Attempt): string {
   return attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error ?? 'no answer');
 }
 
+/** Webhook chaos on a delivery (`PUT /_emulator/endpoints/{id}/chaos`): small, and named in full on hover. */
+function ChaosBadge({ kinds }: { kinds: readonly string[] }) {
+  return (
+    <span class="badge chaos" title={`Webhook chaos: ${kinds.join(', ')}`}>
+      {`chaos: ${kinds.join(', ')}`}
+    </span>
+  );
+}
+
 function Attempts({ attempts }: { attempts: Attempt[] }) {
   const last = attempts[attempts.length - 1];
   if (!last) return <span class="muted">none yet</span>;
+  // Chaos copies are not attempts of the delivery (they never count for its status): said apart.
+  const copies = attempts.filter((attempt) => attempt.chaos !== undefined).length;
+  const count = copies > 0 ? `${attempts.length - copies} + ${copies} chaos` : `${attempts.length}`;
   return (
     <details>
-      <summary>{`${attempts.length} · last: ${attemptText(last)}`}</summary>
+      <summary>{`${count} · last: ${attemptText(last)}`}</summary>
       <ol class="attempts">
         {attempts.map((attempt, index) => (
           <li key={index}>
-            {when(attempt.at)} · {attemptText(attempt)}
+            {attempt.chaos && <span class="badge chaos">{attempt.chaos}</span>} {when(attempt.at)} ·{' '}
+            {attemptText(attempt)}
             {attempt.error && attempt.status_code !== null ? ` · ${attempt.error}` : ''} ·{' '}
             {attempt.duration_ms} ms
           </li>
