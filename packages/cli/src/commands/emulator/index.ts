@@ -2,34 +2,24 @@ import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { examplesText } from '../../help-examples';
 import { defineCommand } from '../command-module';
-import { spawnEmulatorBin } from './_spawn-bin';
 
 /** `parley emulator start [flags]`: the flags go to the emulator unchanged. */
 export interface EmulatorStartOptions {
   argv: string[];
 }
 
-/** The emulator's own command-line entry (`parley-emulator`): the one definition of its flags. */
-type RunCli = (
-  argv: readonly string[],
-  io: { out: (line: string) => void; err: (line: string) => void },
-) => Promise<number | { close(): Promise<void> }>;
-
 /**
  * Runs the emulator with the flags of `parley-emulator` until Ctrl-C or SIGTERM, then lets it
- * save its state and stop. It delegates to the emulator's own entry, so the flags are defined
- * once: in process when `@parley/emulator` exports `runCli`, else through its bin. The emulator
- * package is imported only here, so no other command pays for loading it.
+ * save its state and stop. It runs the emulator's own entry (`runCli`, what `parley-emulator`
+ * runs) in process, so the flags are defined once. The emulator package is imported only here,
+ * so no other command pays for loading it.
  */
 export async function startEmulator(
   options: EmulatorStartOptions,
   context: CommandContext,
 ): Promise<undefined> {
-  const emulator = (await import('@parley/emulator')) as unknown as { runCli?: RunCli };
-  if (typeof emulator.runCli !== 'function') {
-    return exitFor(await spawnEmulatorBin(options.argv, context));
-  }
-  const result = await emulator.runCli(options.argv, {
+  const { runCli } = await import('@parley/emulator');
+  const result = await runCli(options.argv, {
     out: (line) => context.stdout.write(`${line}\n`),
     err: (line) => context.stderr.write(`${line}\n`),
   });
