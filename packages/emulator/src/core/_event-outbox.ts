@@ -106,7 +106,7 @@ export class EventOutbox {
     source: ApplicationRecord,
     livemode = source.environment === 'live',
   ): PreparedEvent<Type> {
-    const event = buildEvent(type, data, this.core.now(), livemode);
+    const event = buildEvent(type, data, this.core.nowIn(source.workspace_id), livemode);
     const applicationIds = routeEvent(source, this.core.state.applications);
     // Without an endpoint, building deliveries (which serialises the event) is skipped.
     const deliveries = this.#hasEndpoints() ? this.core.webhooks.deliveriesFor(event, applicationIds) : [];

@@ -64,11 +64,15 @@ export interface ClockActivity extends ActivityBase {
   kind: 'clock';
   now: string;
   mode: 'real' | 'frozen';
+  /** Set when a workspace's own clock moved (`POST /workspaces/{id}/clock/advance`). */
+  workspace_id?: string;
 }
 
 /** The state went back to its seed; the feed was emptied. */
 export interface ResetActivity extends ActivityBase {
   kind: 'reset';
+  /** Set for the reset of one workspace (`POST /workspaces/{id}/reset`): the feed keeps its items. */
+  workspace_id?: string;
 }
 
 /** What `GET /_emulator/stream` carries. */
@@ -108,11 +112,13 @@ export class ActivityFeed {
   readonly #listeners = new Set<(entry: ActivityEntry) => void>();
   #seq = 0;
 
-  constructor(private readonly now: () => number) {}
+  /** `now` dates an item: in its workspace's time (its own clock, or the global one). */
+  constructor(private readonly now: (draft: ActivityDraft) => number) {}
 
   /** Numbers, dates, keeps and hands out one item. */
   publish(draft: ActivityDraft): void {
-    const item = { ...draft, seq: ++this.#seq, at: new Date(this.now()).toISOString() } as ActivityItem;
+    const at = new Date(this.now(draft)).toISOString();
+    const item = { ...draft, seq: ++this.#seq, at } as ActivityItem;
     const entry: ActivityEntry = { item, json: undefined };
     this.#entries.push(entry);
     // Trimmed in batches: one splice per 100 items, not a shift per item.

@@ -3,12 +3,7 @@ import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '..
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { messageAt } from '../domain/message-lifecycle';
-import {
-  type ApplicationRecord,
-  MAX_RECENT_EVENTS,
-  type MessageRecord,
-  type WorkspaceRecord,
-} from '../store/state';
+import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
@@ -33,11 +28,6 @@ function nameOf(body: Record<string, unknown>): string {
   return name;
 }
 
-/** A workspace as the control API shows it. */
-export function workspaceView({ id, name, created_at }: WorkspaceRecord) {
-  return { id, name, created_at };
-}
-
 /** A key as the control API shows it (never the key itself, except at creation). */
 export function keyView(key: KeyRecord, environment: Environment) {
   const { id, application_id, prefix, scopes, created_at } = key;
@@ -49,18 +39,6 @@ export function findApplication(core: EmulatorCore, id: string): ApplicationReco
   const app = isUuid(id) ? core.state.applications[id] : undefined;
   if (!app) throw new DomainError('not_found', `No application ${id}.`, { application_id: id });
   return app;
-}
-
-/** `POST /_emulator/workspaces`. */
-export function createWorkspace(core: EmulatorCore, input: unknown) {
-  const record: WorkspaceRecord = {
-    id: newId(),
-    name: nameOf(asObject(input)),
-    created_at: formatTimestamp(core.now()),
-    agreement_accepted_at: null,
-  };
-  core.state.workspaces[record.id] = record;
-  return workspaceView(record);
 }
 
 /** `POST /_emulator/applications`: emits `developer.application.created` (a live, workspace-wide event). */
@@ -80,7 +58,7 @@ export function createApplication(core: EmulatorCore, input: unknown): Applicati
     workspace_id: workspaceId,
     name,
     environment,
-    created_at: formatTimestamp(core.now()),
+    created_at: formatTimestamp(core.nowIn(workspaceId)),
   };
   // Stored before the event is routed (a new live application is among its recipients), taken
   // back if the event cannot be journaled with it.
@@ -115,7 +93,7 @@ export function createKey(core: EmulatorCore, applicationId: string, input: unkn
         'The first live key of a workspace requires accepting the developer agreement: send "accept_agreement": true.',
       );
     }
-    workspace.agreement_accepted_at = formatTimestamp(core.now());
+    workspace.agreement_accepted_at = formatTimestamp(core.nowIn(workspace.id));
   }
   const key = generateKey(app.environment);
   return { ...addKey(core, app, key, scopes), key };
@@ -143,7 +121,7 @@ export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, 
     hash,
     prefix: keyPrefix(key),
     scopes,
-    created_at: formatTimestamp(core.now()),
+    created_at: formatTimestamp(core.nowIn(app.workspace_id)),
   };
   core.state.keys[record.id] = record;
   core.indexKey(hash, record.id);
@@ -152,8 +130,9 @@ export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, 
 
 /** Messages newest first, optionally of one application. */
 export function listMessages(core: EmulatorCore, applicationId: string | undefined): Message[] {
-  const now = core.now();
-  return messageRecords(core, applicationId).map((record) => messageAt(record, now));
+  return messageRecords(core, applicationId).map((record) =>
+    messageAt(record, core.nowIn(record.workspace_id)),
+  );
 }
 
 /**

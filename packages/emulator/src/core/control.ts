@@ -1,8 +1,8 @@
 import type { Connection, Message, WebhookEvent } from '@parley/sdk';
-import { DomainError } from '../domain/domain-error';
-import type { chaosView } from '../domain/webhook-chaos';
+import type { ClockMode } from '../clock/clock-types';
 import type { FaultAnswer } from '../domain/faults';
 import { MAGIC_RECIPIENTS, type MagicRecipient } from '../domain/magic-recipients';
+import type { chaosView } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
 import type { ApplicationRecord } from '../store/state';
 import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
@@ -17,6 +17,8 @@ import { createFault, type FaultView } from './fault-table';
 import * as live from './live-operations';
 import { type StateCounts, stateCounts } from './state-counts';
 import { usage } from './usage';
+import type { WorkspaceClockView, WorkspaceView } from './workspace-operations';
+import * as workspaces from './workspace-operations';
 
 /** An endpoint's chaos as the control API shows it. */
 export type ChaosView = ReturnType<typeof chaosView>;
@@ -40,8 +42,18 @@ export interface EmulatorControl {
   reset(): Promise<{ ok: true }>;
   getClock(): { now: string; mode: 'real' | 'frozen' };
   advanceClock(ms: number): Promise<{ now: string }>;
-  createWorkspace(input: { name: string }): Promise<{ id: string; name: string; created_at: string }>;
-  listWorkspaces(): { id: string; name: string; created_at: string }[];
+  /**
+   * An isolated tenant. With `clock` (`frozen` or `real`) it gets a clock of its own, starting at
+   * `now` (ISO, default the global time), moved by {@link advanceWorkspaceClock} alone.
+   */
+  createWorkspace(input: { name: string; clock?: ClockMode; now?: string }): Promise<WorkspaceView>;
+  listWorkspaces(): WorkspaceView[];
+  /** The workspace's own clock, or the global one it shares (`own_clock: false`). */
+  getWorkspaceClock(id: string): WorkspaceClockView;
+  /** Moves a workspace's own clock, running its jobs that fall due in time order (409 on the global clock). */
+  advanceWorkspaceClock(id: string, ms: number): Promise<{ workspace_id: string; now: string }>;
+  /** That workspace's messages, deliveries, events and usage back to its creation; set-up and other workspaces stay. */
+  resetWorkspace(id: string): Promise<{ ok: true; workspace_id: string }>;
   createApplication(input: {
     name: string;
     environment: 'live' | 'sandbox';
@@ -127,17 +139,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     getClock: () => ({ now: new Date(core().now()).toISOString(), mode: core().timeline.clock.mode }),
     advanceClock: (ms) =>
       mutate(async () => {
-        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 366 * 86_400_000) {
-          throw new DomainError(
-            'validation_error',
-            'ms must be a number of milliseconds from 0 to one year.',
-            {
-              field: 'ms',
-              reason: 'invalid_value',
-            },
-          );
-        }
-        await core().timeline.clock.advance(ms);
+        await core().timeline.clock.advance(workspaces.checkAdvanceMs(ms));
         const now = new Date(core().now()).toISOString();
         core().activity.publish({
           kind: 'clock',
@@ -147,8 +149,11 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
         });
         return { now };
       }),
-    createWorkspace: (input) => mutate(() => operations.createWorkspace(core(), input)),
-    listWorkspaces: () => Object.values(core().state.workspaces).map(operations.workspaceView),
+    createWorkspace: (input) => mutate(() => workspaces.createWorkspace(core(), input)),
+    listWorkspaces: () => Object.values(core().state.workspaces).map(workspaces.workspaceView),
+    getWorkspaceClock: (id) => workspaces.workspaceClock(core(), id),
+    advanceWorkspaceClock: (id, ms) => mutate(() => workspaces.advanceWorkspaceClock(core(), id, ms)),
+    resetWorkspace: (id) => mutate(() => workspaces.resetWorkspace(core(), id)),
     createApplication: (input) => mutate(() => operations.createApplication(core(), input)),
     listApplications: () => Object.values(core().state.applications).map((app) => ({ ...app })),
     createKey: (applicationId, input) => mutate(() => operations.createKey(core(), applicationId, input)),

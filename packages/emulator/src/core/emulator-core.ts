@@ -17,6 +17,7 @@ import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
 import { FaultTable } from './fault-table';
 import { MessageTimers } from './message-timers';
+import { WorkspaceClocks } from './workspace-clocks';
 
 export type { Emitted } from './_event-outbox';
 
@@ -34,13 +35,16 @@ export interface CoreOptions {
 }
 
 /**
- * The running emulator without HTTP: the state, the one clock and scheduler, the webhook
- * service, the key index, and the side effects every operation shares (events, persistence,
- * message timers). Operations live in `v1-operations.ts` and `control-operations.ts`.
+ * The running emulator without HTTP: the state, the clocks (the global one and the workspaces'
+ * own), the webhook service, the key index, and the side effects every operation shares (events,
+ * persistence, message timers). Operations live in `v1-operations.ts` and `control-operations.ts`.
  */
 export class EmulatorCore {
   state: EmulatorState;
+  /** The global timeline: the seed workspace's and every workspace's without a clock of its own. */
   readonly timeline: Timeline;
+  /** Every timeline: {@link timeline} and the workspaces' own. */
+  readonly clocks: WorkspaceClocks;
   readonly rateLimits: boolean;
   readonly urlPolicy: UrlPolicy;
   readonly persistence: Persistence;
@@ -58,7 +62,8 @@ export class EmulatorCore {
   readonly activity: ActivityFeed;
   /** Injected faults of `/_emulator/faults` (in memory only; a reset clears them). */
   readonly faults = new FaultTable();
-  #timers: MessageTimers;
+  /** The status timers of each timeline's messages. */
+  #timers = new Map<Timeline, MessageTimers>();
   readonly #outbox = new EventOutbox(this);
   readonly #webhookNetwork: WebhookNetwork | undefined;
   readonly #retrySchedule: RetrySchedule | undefined;
@@ -71,14 +76,31 @@ export class EmulatorCore {
     this.#webhookNetwork = options.webhookNetwork;
     this.#retrySchedule = options.retrySchedule;
     this.persistence = options.persistence;
-    this.activity = new ActivityFeed(() => this.now());
+    this.clocks = new WorkspaceClocks(options.timeline);
+    this.clocks.rebuild(this.state.workspaces);
+    // An item is dated in its workspace's time: an item's applications are all of one workspace.
+    this.activity = new ActivityFeed((draft) => {
+      if ('workspace_id' in draft && draft.workspace_id) return this.nowIn(draft.workspace_id);
+      const applicationId = draft.application_ids[0];
+      return applicationId === undefined ? this.now() : this.nowFor(applicationId);
+    });
     this.webhooks = this.#createWebhooks();
-    this.#timers = this.#createTimers();
     this.#indexState();
   }
 
+  /** Global emulator time (the seed workspace's, and every workspace's without its own clock). */
   now(): number {
     return this.timeline.clock.now();
+  }
+
+  /** Emulator time in a workspace: its own clock's, or the global one. */
+  nowIn(workspaceId: string | undefined): number {
+    return this.clocks.of(workspaceId).clock.now();
+  }
+
+  /** Emulator time in an application's workspace. */
+  nowFor(applicationId: string): number {
+    return this.nowIn(this.state.applications[applicationId]?.workspace_id);
   }
 
   /** Whether changes reach a disk (`--data-dir`); without it, journal entries are not even built. */
@@ -104,11 +126,12 @@ export class EmulatorCore {
   /** Swaps in a new state (reset, load): timers of the old one are cancelled, new ones scheduled. */
   async replaceState(state: EmulatorState): Promise<void> {
     await this.webhooks.close();
-    this.timeline.clearJobs();
+    this.clocks.clearJobs();
     this.state = state;
+    this.clocks.rebuild(state.workspaces);
     this.inFlight.clear();
     this.webhooks = this.#createWebhooks();
-    this.#timers = this.#createTimers();
+    this.#timers = new Map();
     this.#indexState();
     this.restoreTimers();
     this.faults.clear();
@@ -118,8 +141,23 @@ export class EmulatorCore {
 
   /** Schedules every timer the state implies: message status steps and pending deliveries. */
   restoreTimers(): void {
-    this.#timers.restore(Object.values(this.state.messages));
+    const byTimeline = new Map<MessageTimers, MessageRecord[]>();
+    for (const record of Object.values(this.state.messages)) {
+      const timers = this.#timersIn(record.workspace_id);
+      const records = byTimeline.get(timers);
+      if (records) records.push(record);
+      else byTimeline.set(timers, [record]);
+    }
+    for (const [timers, records] of byTimeline) timers.restore(records);
     this.webhooks.restore();
+  }
+
+  /**
+   * Forgets the message timers of a workspace's own clock, whose jobs were all cancelled (its
+   * reset): its next messages get fresh ones.
+   */
+  dropTimers(timeline: Timeline): void {
+    this.#timers.delete(timeline);
   }
 
   /** Registers a key hash for authentication. */
@@ -163,16 +201,23 @@ export class EmulatorCore {
 
   /** Schedules the next status step of a message not yet announced. */
   scheduleMessage(record: MessageRecord): void {
-    this.#timers.add(record);
+    this.#timersIn(record.workspace_id).add(record);
   }
 
-  #createTimers(): MessageTimers {
-    return new MessageTimers(
-      this.timeline.scheduler,
-      (id) => this.state.messages[id],
-      (records) => this.#outbox.announceSteps(records),
-      () => this.now(),
-    );
+  /** The status timers on the workspace's timeline, created on first use. */
+  #timersIn(workspaceId: string): MessageTimers {
+    const timeline = this.clocks.of(workspaceId);
+    let timers = this.#timers.get(timeline);
+    if (!timers) {
+      timers = new MessageTimers(
+        timeline.scheduler,
+        (id) => this.state.messages[id],
+        (records) => this.#outbox.announceSteps(records),
+        () => timeline.clock.now(),
+      );
+      this.#timers.set(timeline, timers);
+    }
+    return timers;
   }
 
   #createWebhooks(): WebhookService {
@@ -180,6 +225,7 @@ export class EmulatorCore {
       getState: () => this.state.webhooks,
       clock: this.timeline.clock,
       scheduler: this.timeline.scheduler,
+      timeOf: (applicationId) => this.clocks.of(this.state.applications[applicationId]?.workspace_id),
       urlPolicy: this.urlPolicy,
       onChange: () => this.changed(),
       onDelivery: (delivery, chaos) =>

@@ -24,7 +24,7 @@ function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {
 /** `POST /_emulator/applications/{id}/connections`: a simulated live number; emits `connection.connected`. */
 export function createConnection(core: EmulatorCore, applicationId: string, input: unknown): Connection {
   const app = findApplication(core, applicationId);
-  const record = createLiveConnection(app, input, core.now());
+  const record = createLiveConnection(app, input, core.nowIn(app.workspace_id));
   const connection = connectionView(record);
   // Journaled with its event's deliveries (data dir), then stored: a failed write leaves nothing.
   const alongside = core.durable ? [{ c: 'connections' as const, id: record.id, v: record }] : [];
@@ -50,7 +50,7 @@ export function disconnectConnection(core: EmulatorCore, id: string): Connection
 export function receiveInbound(core: EmulatorCore, id: string, input: unknown): Message {
   const connection = findLiveConnection(core, id);
   const app = findApplication(core, connection.application_id);
-  const record = createInboundMessage(connection, app, input, core.now());
+  const record = createInboundMessage(connection, app, input, core.nowIn(app.workspace_id));
   const slot = windowSlot(connection.id, record.message.from!);
   const alongside = core.durable
     ? [

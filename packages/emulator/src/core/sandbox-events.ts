@@ -37,7 +37,7 @@ export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unk
     );
   }
   const app = caller.application;
-  const now = core.now();
+  const now = core.nowIn(app.workspace_id);
   const timestamp = formatTimestamp(now);
   const [active, disconnected] = SANDBOX_CONNECTIONS as [Connection, Connection];
   const overrides = (body as { overrides?: unknown }).overrides;

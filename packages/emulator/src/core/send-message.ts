@@ -48,7 +48,7 @@ export function sendMessage(
     params.type === 'template'
       ? checkTemplate(params.template, connectionTemplates(core.state.connections[connection.id]?.templates))
       : null;
-  const now = core.now();
+  const now = core.nowIn(caller.application.workspace_id);
   const workspaceId = caller.application.workspace_id;
   if (live) assertUnderDailyCap(core.state.daily_sends, workspaceId, now);
   const timestamp = formatTimestamp(now);

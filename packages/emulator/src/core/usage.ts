@@ -4,10 +4,12 @@ import { type BucketReport, usageOf } from '../domain/rate-limit-window';
 import { findApplication } from './control-operations';
 import type { EmulatorCore } from './emulator-core';
 
-/** `GET /_emulator/usage`: per key the current window, per workspace the sends of today. */
+/**
+ * `GET /_emulator/usage`: per key the current window, per workspace the sends of today, each in its
+ * workspace's time (a window read at another time would be a different window).
+ */
 export function usage(core: EmulatorCore, applicationId: string | undefined) {
   if (applicationId !== undefined) findApplication(core, applicationId);
-  const now = core.now();
   const keys = Object.values(core.state.keys).filter(
     (key) => applicationId === undefined || key.application_id === applicationId,
   );
@@ -23,14 +25,17 @@ export function usage(core: EmulatorCore, applicationId: string | undefined) {
       key_id: key.id,
       application_id: key.application_id,
       prefix: key.prefix,
-      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, now)),
+      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, core.nowFor(key.application_id))),
     })),
-    workspaces: [...workspaceIds].map((workspaceId) => ({
-      workspace_id: workspaceId,
-      day: utcDay(now),
-      sends_today: sendsToday(core.state.daily_sends, workspaceId, now),
-      daily_limit: DAILY_SEND_LIMIT,
-    })),
+    workspaces: [...workspaceIds].map((workspaceId) => {
+      const now = core.nowIn(workspaceId);
+      return {
+        workspace_id: workspaceId,
+        day: utcDay(now),
+        sends_today: sendsToday(core.state.daily_sends, workspaceId, now),
+        daily_limit: DAILY_SEND_LIMIT,
+      };
+    }),
   };
 }
 

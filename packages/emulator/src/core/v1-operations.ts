@@ -34,7 +34,7 @@ export function getStatus(core: EmulatorCore, caller: Caller): Status {
     workspace_id: caller.application.workspace_id,
     environment: caller.application.environment,
     scopes: [...caller.key.scopes],
-    timestamp: formatTimestamp(core.now()),
+    timestamp: formatTimestamp(core.nowIn(caller.application.workspace_id)),
     capabilities: capabilities(caller.key.scopes),
     sandbox_external_calls: false,
   };
@@ -82,7 +82,7 @@ export function getMessage(core: EmulatorCore, caller: Caller, id: string): Mess
   if (!record || record.application_id !== caller.application.id) {
     throw new DomainError('not_found', `No message ${id}.`, { message_id: id });
   }
-  return messageAt(record, core.now());
+  return messageAt(record, core.nowIn(record.workspace_id));
 }
 
 /** The 202 body of an accepted send, as it was at acceptance (replays answer it again). */

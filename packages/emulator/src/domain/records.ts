@@ -8,6 +8,12 @@ export interface WorkspaceRecord {
   created_at: string;
   /** When the developer agreement was accepted (first live key), or null. */
   agreement_accepted_at: string | null;
+  /**
+   * The workspace's own clock, given at creation (`POST /_emulator/workspaces {"clock"}`), as last
+   * saved: absent for a workspace on the global clock. `offset_ms` is ahead of the wall clock
+   * (`real`), `frozen_at` the time it stands at (`frozen`).
+   */
+  clock?: { mode: 'real' | 'frozen'; offset_ms: number; frozen_at: number };
 }
 
 /** An application of a workspace, in one environment. */

@@ -52,8 +52,21 @@ export interface Emulator {
   fetch(request: Request): Promise<Response>;
   /** The deterministic sandbox key of the default sandbox application, holding every scope. */
   readonly sandboxKey: string;
-  /** The one clock; in `frozen` mode `await emulator.clock.advance(5_000)` moves every timer. */
+  /**
+   * The global clock: the seed workspace's and every workspace's without a clock of its own; in
+   * `frozen` mode `await emulator.clock.advance(5_000)` moves all their timers.
+   */
   readonly clock: Clock;
+  /**
+   * The clock of one workspace: its own (created with `control.createWorkspace({ name, clock:
+   * 'frozen' })`), whose `advance` runs that workspace's jobs alone; for a workspace on the global
+   * clock `advance` rejects (409 `workspace_clock_shared`). An unknown id throws (404).
+   *
+   * @example
+   * const { id } = await emulator.control.createWorkspace({ name: 'worker 3', clock: 'frozen' });
+   * await emulator.workspaceClock(id).advance(5_000);
+   */
+  workspaceClock(workspaceId: string): Clock;
   /** The control API (DESIGN §4) as functions. */
   readonly control: EmulatorControl;
   /** Resolves once the seed and persisted state are loaded (`fetch` waits for it by itself). */
@@ -150,13 +163,22 @@ export function assembleEmulator(
     },
     sandboxKey: DEFAULT_SANDBOX_KEY,
     clock: timeline.clock,
+    workspaceClock: (workspaceId) => ({
+      get mode() {
+        return control.getWorkspaceClock(workspaceId).mode;
+      },
+      now: () => Date.parse(control.getWorkspaceClock(workspaceId).now),
+      advance: async (ms) => {
+        await control.advanceWorkspaceClock(workspaceId, ms);
+      },
+    }),
     control,
     ready: readyPromise,
     restored: loaded !== undefined,
     idle: async () => {
       await readyPromise;
-      // Jobs already due (first delivery attempts) run now, then in-flight attempts finish.
-      await timeline.clock.advance(0);
+      // Jobs already due (first delivery attempts) run now, on every clock, then in-flight attempts finish.
+      await Promise.all(core.clocks.all().map((each) => each.clock.advance(0)));
       await core.webhooks.idle();
     },
     close: () => {
@@ -164,7 +186,7 @@ export function assembleEmulator(
         await readyPromise.catch(() => {});
         core.faults.close();
         await core.webhooks.close();
-        timeline.stop();
+        core.clocks.stop();
         await persistence.flush();
         await persistence.close();
       })();

@@ -151,7 +151,8 @@ function answer(
   // Without rate limits (load tests) no header object is built at all.
   const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> | undefined =>
     core.rateLimits ? rateLimitHeaders(limits, keyId, bucket, now) : undefined;
-  const now = core.now();
+  // Keys are scoped to a workspace: its clock times this call (windows, ages, created_at).
+  const now = core.nowIn(caller.application.workspace_id);
   try {
     // `sends` is checked by the handler, after an idempotent replay had its chance (it costs no send).
     const early = spec.bucket === 'templates' ? call.charge : REQUESTS_ONLY;

@@ -60,6 +60,7 @@ describe('control API (DESIGN §4)', () => {
       id: expect.any(String),
       name: 'Acme',
       created_at: '2026-10-14T09:30:15Z',
+      clock: 'global',
     });
     expect((await call('POST', '/_emulator/workspaces', { body: {} })).body.error.details).toEqual({
       field: 'name',

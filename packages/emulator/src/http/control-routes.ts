@@ -42,6 +42,18 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
     status: 201,
     body: await control.createWorkspace(body(call)),
   }));
+  route('get', '/workspaces/:id/clock', (call) => ({
+    status: 200,
+    body: control.getWorkspaceClock(id(call)),
+  }));
+  route('post', '/workspaces/:id/clock/advance', async (call) => ({
+    status: 200,
+    body: await control.advanceWorkspaceClock(id(call), fieldOf(call.body, 'ms') as number),
+  }));
+  route('post', '/workspaces/:id/reset', async (call) => ({
+    status: 200,
+    body: await control.resetWorkspace(id(call)),
+  }));
   route('get', '/applications', (call) =>
     list(
       call,
@@ -141,8 +153,9 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
       (id) => messageOfApplication(call.core, id, applicationId),
       call.url,
     );
-    const now = call.core.now();
-    return { status: 200, body: { ...page, data: page.data.map((record) => messageAt(record, now)) } };
+    // Each message is as old as its workspace's clock says.
+    const data = page.data.map((record) => messageAt(record, call.core.nowIn(record.workspace_id)));
+    return { status: 200, body: { ...page, data } };
   });
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
 
@@ -162,6 +175,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
 
 /** What the collection of a `/_emulator/{collection}/:id` path holds, for the 404's wording. */
 const KIND_BY_COLLECTION = new Map([
+  ['workspaces', 'workspace'],
   ['applications', 'application'],
   ['endpoints', 'endpoint'],
   ['deliveries', 'delivery'],

@@ -121,7 +121,7 @@ function send(call: V1Call): V1Result {
   const slot =
     typeof call.prepared === 'string' ? call.prepared : idempotencySlot(caller.key.id, idempotencyKey);
   const fingerprint = bodyFingerprint(call.body);
-  const now = core.now();
+  const now = core.nowIn(caller.application.workspace_id);
   const original = findReplay(core.state.idempotency, core.state.messages, slot, fingerprint, now);
   if (original) {
     call.charge = REQUESTS_CHARGE;

@@ -21,6 +21,8 @@ export interface DispatcherDeps {
   getState: () => WebhooksState;
   clock: Clock;
   scheduler: Scheduler;
+  /** The clock and scheduler of an application's workspace (its own, or `clock` and `scheduler`). */
+  timeOf?: ((applicationId: string) => { clock: Clock; scheduler: Scheduler }) | undefined;
   urlPolicy: UrlPolicy;
   resolveHost: HostResolver;
   /** Test seams of the delivery sockets (a local stand-in for a public address, a test CA). */
@@ -64,6 +66,11 @@ export class DeliveryDispatcher {
     this.#deps = deps;
   }
 
+  /** The time of the delivery's workspace: deliveries leave and retry on it. */
+  #timeOf(applicationId: string): { clock: Clock; scheduler: Scheduler } {
+    return this.#deps.timeOf?.(applicationId) ?? this.#deps;
+  }
+
   /**
    * A pending delivery of `body` to the endpoint, first attempt due now: built, not yet stored, so
    * the caller can make it durable before it can leave ({@link enqueue}).
@@ -73,7 +80,7 @@ export class DeliveryDispatcher {
     event: { id: string; type: WebhookEventType },
     body: string,
   ): DeliveryRecord {
-    const now = this.#deps.clock.now();
+    const now = this.#timeOf(endpoint.application_id).clock.now();
     // Planned when built, so the plan is journaled with the delivery and a restart keeps it.
     const chaos = endpoint.chaos ? planChaos(endpoint.chaos) : [];
     return {
@@ -103,11 +110,11 @@ export class DeliveryDispatcher {
   schedule(delivery: DeliveryRecord): void {
     if (this.#closing.signal.aborted || delivery.status !== 'pending') return;
     this.cancel(delivery.id);
-    const at =
-      delivery.next_attempt_at === null ? this.#deps.clock.now() : Date.parse(delivery.next_attempt_at);
+    const { clock, scheduler } = this.#timeOf(delivery.application_id);
+    const at = delivery.next_attempt_at === null ? clock.now() : Date.parse(delivery.next_attempt_at);
     this.#timers.set(
       delivery.id,
-      this.#deps.scheduler.schedule(at, () => this.#start(delivery.id)),
+      scheduler.schedule(at, () => this.#start(delivery.id)),
     );
   }
 
@@ -167,7 +174,7 @@ export class DeliveryDispatcher {
       const state = this.#deps.getState();
       const endpoint = state.endpoints[delivery.endpoint_id];
       if (!endpoint || state.deliveries[delivery.id] !== delivery || this.#closing.signal.aborted) return;
-      await this.#attempt(delivery, endpoint, this.#deps.clock.now());
+      await this.#attempt(delivery, endpoint, this.#timeOf(delivery.application_id).clock.now());
     } finally {
       this.#lanes.release(lane);
     }
@@ -234,7 +241,7 @@ export class DeliveryDispatcher {
     for (const id of this.#holds.releaseFor(overtaking)) {
       const held = deliveries[id];
       if (held?.status !== 'pending') continue;
-      held.next_attempt_at = iso(this.#deps.clock.now());
+      held.next_attempt_at = iso(this.#timeOf(held.application_id).clock.now());
       // Started here rather than through a timer: it is due now, and `idle()` then waits for it.
       this.cancel(id);
       this.#start(id);

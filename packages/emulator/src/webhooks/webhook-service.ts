@@ -30,6 +30,11 @@ export interface WebhookServiceDeps {
   getState: () => WebhooksState;
   clock: Clock;
   scheduler: Scheduler;
+  /**
+   * The clock and scheduler of an application's workspace, when workspaces may have their own
+   * (default: `clock` and `scheduler` for every application).
+   */
+  timeOf?: (applicationId: string) => { clock: Clock; scheduler: Scheduler };
   urlPolicy: UrlPolicy;
   /** Called after every state change, so the store persists. */
   onChange: () => void;
@@ -62,6 +67,7 @@ export class WebhookService {
       getState: deps.getState,
       clock: deps.clock,
       scheduler: deps.scheduler,
+      timeOf: deps.timeOf,
       urlPolicy: deps.urlPolicy,
       resolveHost: deps.resolveHost ?? systemResolver,
       network: deps.network,
@@ -86,7 +92,7 @@ export class WebhookService {
       url,
       events: fields.events,
       active: fields.active,
-      created_at: formatTimestamp(this.#deps.clock.now()),
+      created_at: formatTimestamp(this.#now(applicationId)),
       secret: fields.secret ?? generateSigningSecret(),
       previous_secret: null,
     };
@@ -120,7 +126,8 @@ export class WebhookService {
 
   /** Rotates the signing secret (spec 6.4); the new secret is shown only here. */
   rotateSecret(id: string): { secret: string; previous_expires_at: string } {
-    const rotation = rotateSigningSecret(this.#endpoint(id), this.#deps.clock.now());
+    const endpoint = this.#endpoint(id);
+    const rotation = rotateSigningSecret(endpoint, this.#now(endpoint.application_id));
     this.#deps.onChange();
     return {
       secret: rotation.secret,
@@ -196,7 +203,7 @@ export class WebhookService {
   /** A `webhook.test` delivery to this endpoint only, whatever it subscribes to: built, not queued. */
   testDelivery(endpointId: string, livemode: boolean): DeliveryRecord {
     const endpoint = this.#endpoint(endpointId);
-    const event = buildWebhookTestEvent(this.#deps.clock.now(), livemode);
+    const event = buildWebhookTestEvent(this.#now(endpoint.application_id), livemode);
     return this.#dispatcher.build(endpoint, event, canonicalJson(event));
   }
 
@@ -249,6 +256,20 @@ export class WebhookService {
     return toDeliveryView(replayed);
   }
 
+  /**
+   * Forgets every delivery of these applications (a workspace reset): their retries stop, and an
+   * attempt in flight is not recorded. Endpoints stay.
+   */
+  forgetDeliveries(applicationIds: ReadonlySet<string>): void {
+    const state = this.#deps.getState();
+    for (const delivery of Object.values(state.deliveries)) {
+      if (!applicationIds.has(delivery.application_id)) continue;
+      this.#dispatcher.cancel(delivery.id);
+      delete state.deliveries[delivery.id];
+    }
+    this.#deps.onChange();
+  }
+
   /** After state was loaded: every pending delivery is scheduled again at its `next_attempt_at`. */
   restore(): void {
     this.#dispatcher.restore();
@@ -262,6 +283,11 @@ export class WebhookService {
   /** Aborts in-flight attempts (they stay pending, so a restart resends them) and cancels every timer. */
   close(): Promise<void> {
     return this.#dispatcher.close();
+  }
+
+  /** Emulator time in the application's workspace. */
+  #now(applicationId: string): number {
+    return (this.#deps.timeOf?.(applicationId).clock ?? this.#deps.clock).now();
   }
 
   #endpoint(id: string): EndpointRecord {

@@ -40,6 +40,7 @@ const expectedClass: Record<ErrorCode, new (...args: never[]) => APIError> = {
   idempotency_key_in_use: ConflictError,
   connection_inactive: ConflictError,
   agreement_required: ConflictError,
+  workspace_clock_shared: ConflictError,
   rate_limited: RateLimitError,
   daily_send_limit_reached: DailyLimitError,
   internal_error: InternalServerError,

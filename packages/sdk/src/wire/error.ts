@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   idempotency_key_in_use: 409,
   connection_inactive: 409,
   agreement_required: 409,
+  workspace_clock_shared: 409,
   invalid_url: 400,
   payload_too_large: 413,
   headers_too_large: 431,
