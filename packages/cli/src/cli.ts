@@ -149,11 +149,20 @@ webhooks
   .action(lazy(() => import('./commands/webhooks/sign')));
 webhooks
   .command('doctor')
-  .description('grade a running receiver: valid, duplicate, forged, stale, tampered, rotated, out-of-order, timed')
+  .description('grade a running receiver: what it accepts, refuses, deduplicates, and how fast')
   .argument('<url>', 'the receiver, e.g. http://127.0.0.1:3000/webhooks')
   .option('--secret <secret>', "the receiver's signing secret (default: PARLEY_WEBHOOK_SECRET)", collect)
   .option('--timeout <seconds>', 'wait this long for each answer, at most 15 (what Parley waits)', '15')
   .action(lazy(() => import('./commands/webhooks/doctor'), ['url']));
+
+program
+  .command('logs')
+  .description("the emulator's activity, live")
+  .command('tail')
+  .description('follow the emulator live: requests, events, statuses, deliveries (Ctrl-C stops)')
+  .option('--status <status>', 'only this status: an HTTP status (404), a class (4xx) or a word (delivered)')
+  .option('--path <path>', 'only requests at this path or under it, e.g. /v1/messages')
+  .action(lazy(() => import('./commands/logs/tail')));
 
 const emulator = program
   .command('emulator')

@@ -62,6 +62,12 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     `parley webhooks doctor ${APP} --secret whsec_… --json > doctor.json   # exit 1 when a case fails`,
     `parley webhooks doctor ${APP} --timeout 2`,
   ],
+  logs: ['parley logs tail', 'parley logs tail --status 4xx --path /v1/messages'],
+  'logs tail': [
+    'parley logs tail',
+    'parley logs tail --status 4xx --path /v1/messages',
+    'parley logs tail --json | jq -c \'select(.kind == "delivery")\'',
+  ],
   emulator: [
     'parley emulator start --clock frozen',
     'parley emulator clock advance 5s',

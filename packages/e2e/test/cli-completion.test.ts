@@ -36,7 +36,11 @@ describe('parley completion bash', () => {
   it('completes commands, subcommands and flags of the command on the line', () => {
     expect(complete('')).toEqual(expect.arrayContaining(['status', 'send', 'listen', 'webhooks', '--json']));
     expect(complete('web')).toEqual(['webhooks']);
-    expect(complete('webhooks', '')).toEqual(expect.arrayContaining(['verify', 'sign']));
+    expect(complete('webhooks', '')).toEqual(expect.arrayContaining(['verify', 'sign', 'doctor']));
+    expect(complete('webhooks', 'doctor', '--')).toEqual(expect.arrayContaining(['--secret', '--timeout']));
+    expect(complete('logs', 't')).toEqual(['tail']);
+    expect(complete('logs', 'tail', '--')).toEqual(expect.arrayContaining(['--status', '--path', '--json']));
+    expect(complete('trigger', 'message.received', '--s')).toEqual(['--set']);
     expect(complete('send', '--t')).toEqual(['--to', '--template', '--text', '--timeout']);
   });
 
@@ -44,6 +48,7 @@ describe('parley completion bash', () => {
     expect(complete('trigger', 'message.')).toEqual(['message.received', 'message.status_updated']);
     expect(complete('trigger', '')).not.toContain('developer.application.created');
     expect(complete('send', '--wait', '')).toEqual(['sent', 'delivered', 'read']);
+    expect(complete('logs', 'tail', '--status', '4')).toEqual(['4xx']);
     expect(complete('completion', '')).toEqual(expect.arrayContaining(['bash', 'zsh', 'fish']));
   });
 });

@@ -15,10 +15,25 @@ export interface CompletionOptions {
   program: Command;
 }
 
+/** What `logs tail --status` offers: the classes and the words; an exact code (404) is typed. */
+const LOG_STATUSES = [
+  '2xx',
+  '4xx',
+  '5xx',
+  'queued',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'received',
+  'pending',
+];
+
 /** Values commander cannot know: event types come from the SDK, the one list of them. */
 const VALUE_HINTS: ValueHints = {
   'trigger <event-type>': SANDBOX_EVENT_TYPES,
   'listen --events': WEBHOOK_EVENT_TYPES,
+  'logs tail --status': LOG_STATUSES,
   '--body': 'files',
   '--headers': 'files',
   // Profile names are read when completing, from `parley config list --json`.

@@ -1,0 +1,107 @@
+import { EXIT, ExitError } from '../exit-error';
+import { sseFrames } from './_sse-frames';
+
+/**
+ * One item of the emulator's activity feed (`GET /_emulator/stream`, docs/emulator.md): `kind`
+ * says which fields follow. Kept loose on purpose: an emulator newer than this CLI may add kinds.
+ */
+export interface ActivityItem {
+  seq: number;
+  at: string;
+  kind: string;
+  application_ids: string[];
+  [field: string]: unknown;
+}
+
+/** Where to follow the stream from, and what to tell about its connection. */
+export interface FollowOptions {
+  /** The emulator's origin, e.g. `http://127.0.0.1:4010`. */
+  origin: string;
+  fetch: (request: Request) => Promise<Response>;
+  /** Ends the stream (Ctrl-C). */
+  signal: AbortSignal;
+  /** `connected` once first, then `lost` and `resumed` around each reconnection. */
+  onConnection?: (state: 'connected' | 'lost' | 'resumed') => void;
+}
+
+// What the server asks for with `retry:`; used until it says.
+const DEFAULT_RETRY_MS = 2_000;
+
+/**
+ * Every activity item from now on, as it happens. When the connection drops, it reconnects after
+ * the delay the server asked for (`retry:`), sending `Last-Event-ID`, so the emulator first sends
+ * what was missed: no item is lost or repeated while the emulator keeps it (its last 1,000). An
+ * emulator that cannot be reached at the start is exit 3; later, reconnection goes on until the
+ * signal aborts.
+ */
+export async function* followActivity(options: FollowOptions): AsyncGenerator<ActivityItem> {
+  const { origin, signal } = options;
+  let lastId: string | undefined;
+  let retryMs = DEFAULT_RETRY_MS;
+  let connected = false;
+  while (!signal.aborted) {
+    const response = await open(options, lastId).catch((error: unknown) => error as Error);
+    if (signal.aborted) return;
+    if (response instanceof Error || !isEventStream(response)) {
+      if (!connected) throw unreachable(origin, response);
+      await pause(retryMs, signal);
+      continue;
+    }
+    options.onConnection?.(connected ? 'resumed' : 'connected');
+    connected = true;
+    try {
+      for await (const frame of sseFrames(response.body!)) {
+        if (frame.retry !== undefined) retryMs = frame.retry;
+        if (frame.id !== undefined) lastId = frame.id;
+        if (frame.data === undefined) continue;
+        yield JSON.parse(frame.data) as ActivityItem;
+        // Aborted while the item was handled: stop here rather than wait for the next one.
+        if (signal.aborted) return;
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      // A reset connection or a half-written frame: reconnect and resume.
+      if (!(error instanceof Error) || error instanceof SyntaxError) throw error;
+    }
+    if (signal.aborted) return;
+    options.onConnection?.('lost');
+    await pause(retryMs, signal);
+  }
+}
+
+function open({ origin, fetch, signal }: FollowOptions, lastId: string | undefined): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (lastId !== undefined) headers['last-event-id'] = lastId;
+  return fetch(new Request(`${origin}/_emulator/stream`, { headers, signal }));
+}
+
+function isEventStream(response: Response): boolean {
+  return response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+}
+
+function unreachable(origin: string, problem: Error | Response): ExitError {
+  if (problem instanceof Response) {
+    return new ExitError(
+      EXIT.config,
+      `${origin} has no emulator activity stream (GET /_emulator/stream answered ${problem.status}): this command works against the emulator (parley emulator start)`,
+    );
+  }
+  const code = (problem as { cause?: { code?: string } }).cause?.code ?? problem.message;
+  return new ExitError(
+    EXIT.config,
+    `could not reach the emulator at ${origin}: ${code}. Start it with \`parley emulator start\`, or pass its --base-url`,
+  );
+}
+
+// Real time between reconnections (the CLI's own wait, not emulator time); ends early on abort.
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it, vi } from 'vitest';
+import { emulatorContext } from '../../_test/emulator-context';
+import type { ActivityItem } from '../../client/activity-stream';
+import { plainStyle } from '../../output/plain-style';
+import { activityLine } from './_activity-line';
+import { activityFilter } from './_filter';
+import tailCommand, { tail } from './tail';
+
+// Generous on a loaded machine: these wait for real I/O, never for emulator time.
+const PATIENCE = { timeout: 10_000, interval: 10 };
+
+const request = (status: number, path = '/v1/messages'): ActivityItem => ({
+  seq: 1,
+  at: '2026-10-14T09:30:15.000Z',
+  kind: 'request',
+  application_ids: [],
+  method: 'POST',
+  path,
+  status,
+  request_id: 'req_1',
+  key_prefix: 'prl_sandbox_AbCd',
+  duration_ms: 3.5,
+});
+
+describe('activityFilter', () => {
+  it('matches a status class, an exact status or word, and a path or what is under it', () => {
+    const fourxx = activityFilter({ status: '4xx', path: '/v1/messages' });
+    expect(
+      [request(400), request(404, '/v1/messages/abc'), request(202), request(400, '/v1/messagesx')].map(
+        fourxx,
+      ),
+    ).toEqual([true, true, false, false]);
+    expect(activityFilter({ status: '404' })(request(404))).toBe(true);
+    expect(
+      activityFilter({ status: 'delivered' })({ ...request(0), kind: 'delivery', status: 'delivered' }),
+    ).toBe(true);
+    expect(activityFilter({ path: '/v1' })({ ...request(0), kind: 'clock', path: undefined })).toBe(false);
+  });
+
+  it('refuses a malformed status or path (exit 2)', () => {
+    expect(() => activityFilter({ status: '4XX!' })).toThrow(expect.objectContaining({ code: 2 }));
+    expect(() => activityFilter({ path: 'v1/messages' })).toThrow(
+      expect.objectContaining({
+        code: 2,
+        message: '--path must start with /, e.g. --path /v1/messages; got "v1/messages"',
+      }),
+    );
+  });
+});
+
+describe('activityLine', () => {
+  it('says what each kind was, one line each', () => {
+    const style = plainStyle();
+    expect(activityLine(request(400), style)).toBe(
+      '09:30:15  request   POST /v1/messages → 400  3.5 ms  req_1  prl_sandbox_AbCd…',
+    );
+    const delivery = {
+      ...request(0),
+      kind: 'delivery',
+      status: 'pending',
+      chaos: 'wrong_secret',
+      delivery: {
+        event_type: 'webhook.test',
+        event_id: 'evt_1',
+        attempts: [{ status_code: 400, error: null, chaos: 'wrong_secret' }],
+      },
+    };
+    expect(activityLine(delivery, style)).toBe(
+      '09:30:15  delivery  webhook.test evt_1 → pending  chaos wrong_secret: 400',
+    );
+  });
+});
+
+describe('parley logs tail', () => {
+  it('prints the items that pass its filters as they happen, and ends with exit 130 on Ctrl-C', async () => {
+    const { emulator, context } = emulatorContext();
+    const controller = new AbortController();
+    const run = context({ signal: controller.signal });
+    const tailing = tail({ status: '4xx', path: '/v1/messages' }, run);
+    await vi.waitFor(
+      () =>
+        expect(run.stderr.text()).toBe('Following the activity of http://127.0.0.1:4010 (Ctrl-C to stop)\n'),
+      PATIENCE,
+    );
+    const call = (method: string, path: string, body?: unknown) =>
+      emulator.fetch(
+        new Request(`http://127.0.0.1:4010${path}`, {
+          method,
+          headers: { authorization: `Bearer ${emulator.sandboxKey}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }),
+      );
+    await call('GET', '/v1/status');
+    await call('POST', '/v1/messages', { to: 'nobody' });
+    await call('GET', '/v1/messages/00000000-0000-4000-8000-000000000000');
+    await call('GET', '/v1/connections/00000000-0000-4000-8000-000000000000/templates');
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(2), PATIENCE);
+    controller.abort();
+    const summary = await tailing;
+    expect(summary).toEqual({ printed: 2 });
+    expect(tailCommand.exitCode?.(summary)).toBe(130);
+    expect(run.stdout.text().trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^\d\d:\d\d:\d\d {2}request {3}POST \/v1\/messages → 400 {2}[\d.]+ ms {2}req_[0-9a-f]{32} {2}prl_sandbox_\w{4}…$/,
+      ),
+      expect.stringMatching(
+        /^\d\d:\d\d:\d\d {2}request {3}GET \/v1\/messages\/00000000-0000-4000-8000-000000000000 → 404 /,
+      ),
+    ]);
+    await emulator.close();
+  });
+});
