@@ -5,7 +5,8 @@ export default defineConfig({
   resolve: { alias: packageAliases },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // That example runs with its own config (one emulator in a globalSetup, 8 workers): pnpm test:examples.
+    exclude: ['**/node_modules/**', '**/dist/**', 'examples/parallel-workspaces/**'],
     typecheck: {
       enabled: true,
       include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
