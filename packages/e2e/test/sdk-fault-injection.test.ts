@@ -1,4 +1,9 @@
-import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import {
+  createEmulator,
+  type EmulatorServer,
+  SANDBOX_ACTIVE_CONNECTION_ID,
+  startEmulatorServer,
+} from '@parley/emulator';
 import { ConnectionError, Parley, type SendMessageParams, TimeoutError } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -120,5 +125,38 @@ describe('SDK retries against injected faults', () => {
     expect(
       (await control('GET', '/faults')).data.find((listed: { id: string }) => listed.id === fault.id),
     ).toMatchObject({ remaining: 0 });
+  });
+});
+
+describe('the same in process (emulator.fetch as the SDK fetch)', () => {
+  it('a hang past `timeout` is retried, and the third attempt succeeds', async () => {
+    const emulator = createEmulator({ clock: 'frozen' });
+    try {
+      const attempts: string[] = [];
+      const parley = new Parley({
+        apiKey: emulator.sandboxKey,
+        baseUrl: 'http://127.0.0.1:4010/v1',
+        timeout: 200,
+        maxRetries: 2,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          attempts.push(request.headers.get('idempotency-key') ?? '');
+          return emulator.fetch(request);
+        },
+      });
+      await emulator.control.createFault({
+        method: 'POST',
+        path: '/v1/messages',
+        times: 2,
+        fault: { hang: true },
+      });
+      expect((await parley.messages.send(params)).status).toBe('queued');
+      expect(attempts).toHaveLength(3);
+      expect(new Set(attempts).size).toBe(1);
+      await emulator.control.createFault({ path: '/v1/status', fault: { drop: true } });
+      await expect(parley.status.get({ maxRetries: 0 })).rejects.toBeInstanceOf(ConnectionError);
+    } finally {
+      await emulator.close();
+    }
   });
 });
