@@ -19,6 +19,8 @@ const DOCUMENTS = [
   'docs/api-reference.md',
   'docs/errors.md',
   'docs/decisions.md',
+  'docs/cli.md',
+  'docs/testing-your-app.md',
 ];
 
 /** GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens. */
