@@ -501,6 +501,7 @@ describe('coverage of the description', () => {
       'host_not_allowed',
       'headers_too_large',
       'origin_not_allowed',
+      'workspace_clock_shared',
     ];
     const v1Codes = Object.keys(ERROR_STATUS).filter((code) => !notV1.includes(code));
     expect(v1Codes.filter((code) => !codesSeen.has(code))).toEqual([]);

@@ -37,6 +37,7 @@ const CONTROL_API_CODES = [
   'host_not_allowed',
   'headers_too_large',
   'origin_not_allowed',
+  'workspace_clock_shared',
 ];
 
 function pointer(root: unknown, ref: string): unknown {

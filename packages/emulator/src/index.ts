@@ -5,7 +5,11 @@ export {
   DEFAULT_SANDBOX_KEY,
   DEFAULT_WORKSPACE_ID,
 } from './core/defaults';
+export type { FaultView } from './core/fault-table';
+export type { WorkspaceClockView, WorkspaceView } from './core/workspace-operations';
 export { DAILY_SEND_LIMIT } from './domain/daily-cap';
+export type { FaultAnswer } from './domain/faults';
+export { MAGIC_RECIPIENTS, type MagicBehaviour, type MagicRecipient } from './domain/magic-recipients';
 export { LIVE_STEPS, SANDBOX_STEPS, type StatusStep } from './domain/message-lifecycle';
 export { RATE_LIMITS } from './domain/rate-limit-window';
 export {
@@ -28,5 +32,6 @@ export type {
   SeedWorkspace,
 } from './store/seed-types';
 export type { DeliveryNetwork, WebhookNetwork } from './webhooks/delivery-attempt';
+export { RETRY_SCHEDULES, type RetrySchedule, type RetryScheduleName } from './webhooks/retry-schedule';
 export type { HostResolver } from './webhooks/url-policy';
 export { WEBHOOK_TEST_MESSAGE } from './webhooks/webhook-test-event';
