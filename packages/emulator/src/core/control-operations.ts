@@ -2,21 +2,15 @@ import type { Environment, Message, WebhookEvent } from '@parley/sdk';
 import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
+import { asObject as asObjectOrRefuse, invalid } from '../domain/input-checks';
 import { messageAt } from '../domain/message-lifecycle';
 import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
-
+// A control call without a body is one with every field left out.
 function asObject(input: unknown): Record<string, unknown> {
-  if (input === undefined) return {};
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return invalid('body', 'invalid_type', 'The body must be a JSON object.');
-  }
-  return input as Record<string, unknown>;
+  return input === undefined ? {} : asObjectOrRefuse(input);
 }
 
 function nameOf(body: Record<string, unknown>): string {

@@ -1,22 +1,11 @@
 import { type Connection, characterCount, isPhoneNumber, MAX_TEXT_LENGTH } from '@parley/sdk';
-import { DomainError } from './domain-error';
 import { formatTimestamp, newId } from './ids';
 import { inboundMessage } from './inbound-message';
+import { asObject, invalid } from './input-checks';
 import type { ApplicationRecord, ConnectionRecord, MessageRecord } from './records';
 
 /** How long an inbound message lets the business answer with free text (DESIGN §4). */
 export const MESSAGING_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
-
-function asObject(input: unknown): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return invalid('body', 'invalid_type', 'The body must be a JSON object.');
-  }
-  return input as Record<string, unknown>;
-}
 
 /** Where a sender's window is kept: per connection and customer number. */
 export function windowSlot(connectionId: string, customer: string): string {

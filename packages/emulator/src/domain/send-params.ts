@@ -5,19 +5,11 @@ import {
   MAX_TEXT_LENGTH,
   type SendMessageParams,
 } from '@parley/sdk';
-import { DomainError } from './domain-error';
 import { isUuid } from './ids';
+import { invalid, isObject } from './input-checks';
 
 const KNOWN_FIELDS = new Set(['connection_id', 'to', 'type', 'template', 'text', 'client_reference']);
 const KNOWN_TEMPLATE_FIELDS = new Set(['name', 'language', 'variables']);
-
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function requiredString(body: Record<string, unknown>, field: string, path = field): string {
   const value = body[field];

@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest';
+import { DomainError } from './domain-error';
+import { asObject, invalid, isObject } from './input-checks';
+
+function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+describe('input checks', () => {
+  test('invalid throws 400 validation_error with the field and the reason', () => {
+    const error = refusal(() => invalid('name', 'required', 'name is required.'));
+    expect(error.code).toBe('validation_error');
+    expect(error.message).toBe('name is required.');
+    expect(error.details).toEqual({ field: 'name', reason: 'required' });
+  });
+
+  test('isObject: objects only, not null, arrays or scalars', () => {
+    expect(isObject({})).toBe(true);
+    expect(isObject(Object.create(null))).toBe(true);
+    for (const value of [null, undefined, [], [1], 'text', 42, true]) expect(isObject(value)).toBe(false);
+  });
+
+  test('asObject returns the object itself', () => {
+    const body = { name: 'x' };
+    expect(asObject(body)).toBe(body);
+  });
+
+  test('asObject refuses anything else on field body, with the default or the given reason and message', () => {
+    for (const value of [null, undefined, [], 'text', 42]) {
+      expect(refusal(() => asObject(value)).details).toEqual({ field: 'body', reason: 'invalid_type' });
+    }
+    expect(refusal(() => asObject([])).message).toBe('The body must be a JSON object.');
+    const custom = refusal(() => asObject(7, 'not_an_object', 'Send an object.'));
+    expect(custom.details).toEqual({ field: 'body', reason: 'not_an_object' });
+    expect(custom.message).toBe('Send an object.');
+  });
+});
