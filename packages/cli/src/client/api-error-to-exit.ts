@@ -9,6 +9,7 @@ import {
 } from '@parley/sdk';
 import type { Credentials } from '../config/resolve-credentials';
 import { EXIT, ExitError, isExitError } from '../exit-error';
+import { innermostCause } from './innermost-cause';
 
 /**
  * Turns an SDK error into the CLI's one-line message and exit code: 1 for an API answer, 3 for
@@ -79,14 +80,7 @@ function wireMessage(error: APIError): string {
 // The SDK wraps ky's error, which wraps fetch's TypeError, which wraps the socket error: the
 // innermost error code (ECONNREFUSED, ENOTFOUND) says what happened.
 function causeOf(error: Error): string {
-  let current: unknown = error;
-  let code: string | undefined;
-  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
-    const candidate = (current as { code?: unknown }).code;
-    if (typeof candidate === 'string') code = candidate;
-    current = current.cause;
-  }
-  return code ?? error.message;
+  return innermostCause(error).code ?? error.message;
 }
 
 function withCode(code: typeof EXIT.config, wireCode: string, message: string): ExitError {

@@ -1,4 +1,5 @@
 import { EXIT, ExitError } from '../exit-error';
+import { innermostCause } from './innermost-cause';
 
 /** A temporary endpoint registered through the emulator's control API. */
 export interface TemporaryEndpoint {
@@ -103,6 +104,5 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
 export type ControlApi = ReturnType<typeof controlApi>;
 
 function errorCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code ?? (error as Error).message;
+  return innermostCause(error).code ?? (error as Error).message;
 }

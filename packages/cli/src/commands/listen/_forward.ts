@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ofetch } from 'ofetch';
+import { innermostCause } from '../../client/innermost-cause';
 import { answerExcerpt } from './_app-answer';
 
 /** What the user's app answered, or why it could not be reached. */
@@ -72,7 +73,6 @@ export async function forwardDelivery(
 
 // ofetch wraps fetch's TypeError, which wraps the socket error: the innermost says what happened.
 function innermostMessage(error: unknown): string {
-  let current = error as { cause?: unknown; code?: string; message?: string };
-  while (current.cause && typeof current.cause === 'object') current = current.cause as typeof current;
-  return current.code ?? current.message ?? String(error);
+  const { code, message } = innermostCause(error);
+  return code ?? message ?? String(error);
 }

@@ -1,4 +1,5 @@
 import { canonicalJson, signWebhook, WEBHOOK_OUTCOME_HEADER, type WebhookEvent } from '@parley/sdk';
+import { innermostCause } from '../../client/innermost-cause';
 import { answerExcerpt } from '../listen/_app-answer';
 
 /** One delivery the doctor sent and what came back. */
@@ -95,8 +96,6 @@ export function formatSeconds(ms: number): string {
 
 // fetch wraps the socket error: its cause has the code (ECONNREFUSED…).
 function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  const { code, message } = innermostCause(error);
+  return code ?? message ?? String(error);
 }
