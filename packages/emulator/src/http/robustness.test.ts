@@ -22,6 +22,12 @@ const PATHS = [
   '/_emulator/deliveries?endpoint_id=%FF',
   '/_emulator/connections/x/inbound',
   '/_emulator/messages?limit=-5&cursor=%%%',
+  '/_emulator/workspaces/x/clock',
+  '/_emulator/workspaces/a7e1c0de-0000-4000-8000-000000000001/clock/advance',
+  '/_emulator/workspaces/a7e1c0de-0000-4000-8000-000000000001/reset',
+  '/_emulator/faults',
+  '/_emulator/faults/x',
+  '/_emulator/magic-numbers',
   '/v2/anything',
   '/..%2F..%2Fetc/passwd',
 ];
