@@ -1,3 +1,4 @@
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { EmulatorServerOptions } from './start-server';
 
 /** The parsed command line of `parley-emulator`. */
@@ -42,43 +43,57 @@ const CHOICES = {
   'retry-schedule': ['real', 'fast', 'none'],
 } as const;
 
-const VALUE_FLAGS = new Set([
-  'port',
-  'host',
-  'data-dir',
-  'clock',
-  'url-policy',
-  'rate-limits',
-  'retry-schedule',
-  'seed',
-]);
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  clock: { type: 'string' },
+  'url-policy': { type: 'string' },
+  'rate-limits': { type: 'string' },
+  'retry-schedule': { type: 'string' },
+  seed: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies ParseArgsOptionsConfig;
+type OptionName = keyof typeof OPTIONS;
+
+const unknownOption = (name: string) =>
+  new UsageError(`Unknown option --${name}. Run parley-emulator --help.`);
+const unexpectedArgument = (arg: string) =>
+  new UsageError(`Unexpected argument ${JSON.stringify(arg)}. Run parley-emulator --help.`);
 
 /** Parses `argv` (without node and the script); throws {@link UsageError} with a clear message. */
 export function parseCliFlags(argv: readonly string[]): CliFlags {
   const flags: CliFlags = { server: {}, json: false, help: false, version: false };
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index]!;
-    if (arg === '-h' || arg === '--help') flags.help = true;
-    else if (arg === '-v' || arg === '--version') flags.version = true;
-    else if (arg === '--json') flags.json = true;
-    else if (arg.startsWith('--')) {
-      const equals = arg.indexOf('=');
-      const name = arg.slice(2, equals === -1 ? undefined : equals);
-      if (!VALUE_FLAGS.has(name))
-        throw new UsageError(`Unknown option --${name}. Run parley-emulator --help.`);
-      let value: string | undefined;
-      if (equals !== -1) value = arg.slice(equals + 1);
-      else {
-        value = argv[index + 1];
-        index++;
-      }
-      if (value === undefined || value === '' || (equals === -1 && value.startsWith('--'))) {
-        throw new UsageError(`Option --${name} needs a value.`);
-      }
-      applyFlag(flags, name, value);
-    } else {
-      throw new UsageError(`Unexpected argument ${JSON.stringify(arg)}. Run parley-emulator --help.`);
+  // Not strict: parseArgs only splits the arguments, the messages below are the bin's own.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') throw unknownOption('');
+    const arg = argv[token.index]!;
+    // A short flag counts only as a whole argument (`-h`), as before: never `-hv` or `-h=1`.
+    if (token.kind === 'positional' || (!arg.startsWith('--') && arg !== token.rawName)) {
+      throw unexpectedArgument(arg);
     }
+    const option = Object.hasOwn(OPTIONS, token.name) ? OPTIONS[token.name as OptionName] : undefined;
+    if (!option || (option.type === 'boolean' && token.value !== undefined)) {
+      throw arg.startsWith('--') ? unknownOption(token.name) : unexpectedArgument(arg);
+    }
+    if (option.type === 'boolean') {
+      flags[token.name as 'json' | 'help' | 'version'] = true;
+      continue;
+    }
+    const value = token.value;
+    if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--'))) {
+      throw new UsageError(`Option --${token.name} needs a value.`);
+    }
+    applyFlag(flags, token.name, value);
   }
   return flags;
 }
