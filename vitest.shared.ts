@@ -11,6 +11,7 @@ export const packageAliases = [
   { find: /^@parley\/sdk\/webhooks$/, replacement: fromRoot('./packages/sdk/src/webhooks/index.ts') },
   { find: /^@parley\/sdk$/, replacement: fromRoot('./packages/sdk/src/index.ts') },
   { find: /^@parley\/emulator\/msw$/, replacement: fromRoot('./packages/emulator/src/msw.ts') },
+  { find: /^@parley\/emulator\/vitest$/, replacement: fromRoot('./packages/emulator/src/vitest.ts') },
   { find: /^@parley\/emulator$/, replacement: fromRoot('./packages/emulator/src/index.ts') },
   { find: /^@parley\/test-utils$/, replacement: fromRoot('./packages/test-utils/src/index.ts') },
 ];

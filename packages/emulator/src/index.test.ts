@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import * as emulator from './index';
 import * as msw from './msw';
+import * as vitestEntry from './vitest';
 
 test('the public surface of @parley/emulator is exactly this (review any change)', () => {
   expect(Object.keys(emulator).sort()).toMatchInlineSnapshot(`
@@ -23,6 +24,7 @@ test('the public surface of @parley/emulator is exactly this (review any change)
       "TEMPLATE_DEFINITIONS",
       "WEBHOOK_TEST_MESSAGE",
       "createEmulator",
+      "createSandbox",
       "parseSeed",
       "runCli",
       "startEmulatorServer",
@@ -31,6 +33,13 @@ test('the public surface of @parley/emulator is exactly this (review any change)
   expect(Object.keys(msw).sort()).toMatchInlineSnapshot(`
     [
       "createEmulatorHandlers",
+    ]
+  `);
+  expect(Object.keys(vitestEntry).sort()).toMatchInlineSnapshot(`
+    [
+      "createSandboxTest",
+      "it",
+      "test",
     ]
   `);
 });

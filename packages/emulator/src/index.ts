@@ -21,6 +21,15 @@ export {
   TEMPLATE_DEFINITIONS,
 } from './domain/sandbox-fixtures';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/create-emulator';
+export {
+  createSandbox,
+  type Sandbox,
+  type SandboxClientOptions,
+  type SandboxOptions,
+  type SandboxReceiverOptions,
+} from './sandbox/create-sandbox';
+export type { Duration } from './sandbox/duration';
+export type { SandboxReceiver, WebhookEventOf } from './sandbox/sandbox-receiver';
 export { type CliIo, runCli } from './server/run-cli';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server/start-server';
 export { parseSeed, SeedError } from './store/parse-seed';

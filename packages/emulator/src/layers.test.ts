@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
  * The rule of the arrows (STYLE 13, docs/architecture.md): each folder imports only from its own
  * folder and the ones before it. `domain/` and `clock/` are pure: besides their own folder, only
  * `@parley/sdk` and Node built-ins. `emulator/` assembles the layers, `server/` runs that on a
- * socket, and the entry points (`index.ts`, `bin.ts`, `msw.ts`) may import anything.
+ * socket, `sandbox/` gives a test its own corner of an assembled emulator, and the entry points
+ * (`index.ts`, `bin.ts`, `msw.ts`, `vitest.ts`) may import anything.
  */
 const LAYERS: Record<string, number> = {
   domain: 0,
@@ -21,9 +22,10 @@ const LAYERS: Record<string, number> = {
   console: 4,
   emulator: 5,
   server: 6,
+  sandbox: 6,
 };
 const PURE = new Set(['domain', 'clock']);
-const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts']);
+const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts']);
 /** Test support that assembles a whole emulator; tests of any layer may drive it. */
 const TEST_SUPPORT = '_testing';
 const SOURCE = /\.tsx?$/;
