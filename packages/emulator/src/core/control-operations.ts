@@ -1,8 +1,9 @@
-import type { Environment, Message, WebhookEvent } from '@parley/sdk';
+import type { Environment, ListEnvelope, Message, WebhookEvent } from '@parley/sdk';
 import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { asObject as asObjectOrRefuse, invalid } from '../domain/input-checks';
+import { newestFirstPage, type PageQuery } from '../domain/list-page';
 import { messageAt } from '../domain/message-lifecycle';
 import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
@@ -127,6 +128,25 @@ export function listMessages(core: EmulatorCore, applicationId: string | undefin
   return messageRecords(core, applicationId).map((record) =>
     messageAt(record, core.nowIn(record.workspace_id)),
   );
+}
+
+/**
+ * One page of messages newest first, optionally of one application: only the page's records
+ * become messages (`messageAt`), however many are stored (a console polls this).
+ */
+export function messagePage(
+  core: EmulatorCore,
+  applicationId: string | undefined,
+  query: PageQuery,
+): ListEnvelope<Message> {
+  const page = newestFirstPage(
+    core.messageOrder,
+    (id) => messageOfApplication(core, id, applicationId),
+    query,
+  );
+  // Each message is as old as its workspace's clock says.
+  const data = page.data.map((record) => messageAt(record, core.nowIn(record.workspace_id)));
+  return { ...page, data };
 }
 
 /**

@@ -1,6 +1,5 @@
-import type { Connection, Message, WebhookEvent } from '@parley/sdk';
-import type { ClockMode } from '../clock/clock-types';
-import type { FaultAnswer } from '../domain/faults';
+import type { Connection, ListEnvelope, Message, WebhookEvent } from '@parley/sdk';
+import type { PageQuery } from '../domain/list-page';
 import { MAGIC_RECIPIENTS, type MagicRecipient } from '../domain/magic-recipients';
 import type { chaosView } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
@@ -35,78 +34,77 @@ export interface ControlRuntime {
   version: string;
 }
 
-/** The control API (DESIGN §4) as functions: the HTTP routes under `/_emulator` call exactly these. */
+/**
+ * The control API (DESIGN §4) as functions: the HTTP routes under `/_emulator` call exactly these.
+ * Inputs are `unknown`: each function checks its input at run time (400 `validation_error` naming
+ * the field), as it does for a request body; the fields are those of the route's JSON body.
+ */
 export interface EmulatorControl {
   /** `persistence` only with a data dir: whether it can be written. */
   health(): { ok: true; version: string; counts: StateCounts; persistence?: PersistenceHealth };
   reset(): Promise<{ ok: true }>;
   getClock(): { now: string; mode: 'real' | 'frozen' };
-  advanceClock(ms: number): Promise<{ now: string }>;
+  /** `ms`: milliseconds from 0 to one year. */
+  advanceClock(ms: unknown): Promise<{ now: string }>;
   /**
-   * An isolated tenant. With `clock` (`frozen` or `real`) it gets a clock of its own, starting at
-   * `now` (ISO, default the global time), moved by {@link advanceWorkspaceClock} alone.
+   * An isolated tenant, `{ name, clock?, now? }`. With `clock` (`frozen` or `real`) it gets a clock
+   * of its own, starting at `now` (ISO, default the global time), moved by
+   * {@link advanceWorkspaceClock} alone.
    */
-  createWorkspace(input: { name: string; clock?: ClockMode; now?: string }): Promise<WorkspaceView>;
+  createWorkspace(input: unknown): Promise<WorkspaceView>;
   listWorkspaces(): WorkspaceView[];
   /** The workspace's own clock, or the global one it shares (`own_clock: false`). */
   getWorkspaceClock(id: string): WorkspaceClockView;
   /** Moves a workspace's own clock, running its jobs that fall due in time order (409 on the global clock). */
-  advanceWorkspaceClock(id: string, ms: number): Promise<{ workspace_id: string; now: string }>;
+  advanceWorkspaceClock(id: string, ms: unknown): Promise<{ workspace_id: string; now: string }>;
   /** That workspace's messages, deliveries, events and usage back to its creation; set-up and other workspaces stay. */
   resetWorkspace(id: string): Promise<{ ok: true; workspace_id: string }>;
-  createApplication(input: {
-    name: string;
-    environment: 'live' | 'sandbox';
-    workspace_id?: string;
-  }): Promise<ApplicationRecord>;
+  /** `{ name, environment: 'live' | 'sandbox', workspace_id? }` (default: the seed workspace). */
+  createApplication(input: unknown): Promise<ApplicationRecord>;
   listApplications(): ApplicationRecord[];
+  /** `{ scopes?, accept_agreement? }`; the answer is the only place the key is shown. */
   createKey(
     applicationId: string,
-    input: { scopes?: string[]; accept_agreement?: boolean },
+    input: unknown,
   ): Promise<ReturnType<typeof operations.keyView> & { key: string }>;
   /** Revokes a key: it then gets 401 `invalid_api_key`. */
   revokeKey(id: string): Promise<void>;
-  createEndpoint(
-    applicationId: string,
-    input: { url: string; events: string[]; active?: boolean; secret?: string },
-  ): Promise<EndpointView & { secret: string }>;
+  /** `{ url, events, active?, secret? }`; the answer is the only place the secret is shown. */
+  createEndpoint(applicationId: string, input: unknown): Promise<EndpointView & { secret: string }>;
   listEndpoints(applicationId?: string): EndpointView[];
-  updateEndpoint(id: string, input: { active?: boolean; events?: string[] }): Promise<EndpointView>;
+  /** `{ active?, events? }`. */
+  updateEndpoint(id: string, input: unknown): Promise<EndpointView>;
   deleteEndpoint(id: string): Promise<void>;
   rotateSecret(id: string): Promise<{ secret: string; previous_expires_at: string }>;
   testEndpoint(id: string): Promise<{ event_id: string }>;
   /** Webhook chaos of an endpoint (`PUT /_emulator/endpoints/{id}/chaos`), replacing what it had. */
-  setChaos(endpointId: string, input: Record<string, unknown>): Promise<ChaosView>;
+  setChaos(endpointId: string, input: unknown): Promise<ChaosView>;
   getChaos(endpointId: string): ChaosView;
   /** Chaos off; deliveries already planned keep theirs. */
   clearChaos(endpointId: string): Promise<void>;
   listDeliveries(filter?: { endpointId?: string; applicationId?: string }): DeliveryView[];
   replayDelivery(id: string): Promise<DeliveryView>;
   usage(applicationId?: string): ReturnType<typeof usage>;
-  createConnection(
-    applicationId: string,
-    input: { phone_number: string; name?: string },
-  ): Promise<Connection>;
+  /** `{ phone_number, name? }`: a simulated number of a live application. */
+  createConnection(applicationId: string, input: unknown): Promise<Connection>;
   disconnectConnection(id: string): Promise<Connection>;
-  receiveInbound(connectionId: string, input: { from: string; text: string }): Promise<Message>;
+  /** `{ from, text }`: opens that sender's 24 h window. */
+  receiveInbound(connectionId: string, input: unknown): Promise<Message>;
+  /** Every message newest first, optionally of one application. */
   listMessages(applicationId?: string): Message[];
+  /** One page of {@link listMessages} (`GET /_emulator/messages`): `limit` 1–100 (default 20), `cursor`. */
+  listMessagePage(query?: PageQuery & { applicationId?: string | undefined }): ListEnvelope<Message>;
   /** The application's connections (sandbox fixtures or simulated live numbers), each with its templates. */
   listApplicationConnections(applicationId: string): ConnectionWithTemplates[];
   /** Sends the body of `POST /v1/messages` as the application, without a key (the console's Send). */
-  sendMessage(applicationId: string, input: Record<string, unknown>): Promise<Message>;
+  sendMessage(applicationId: string, input: unknown): Promise<Message>;
   listEvents(applicationId?: string): WebhookEvent[];
   /**
-   * Injects a fault: the next `times` /v1 requests matching `method`, `path` (`*` = one segment) and
-   * `key_id` or `key_prefix` get `fault` instead of the API's answer (see `docs/emulator.md#faults`).
+   * Injects a fault, `{ method?, path?, key_id?, key_prefix?, times?, fault }`: the next `times`
+   * /v1 requests matching `method`, `path` (`*` = one segment) and `key_id` or `key_prefix` get
+   * `fault` (a `FaultAnswer`) instead of the API's answer (see `docs/emulator.md#faults`).
    */
-  createFault(input: {
-    method?: string;
-    path?: string;
-    key_id?: string;
-    key_prefix?: string;
-    times?: number;
-    fault: FaultAnswer;
-  }): Promise<FaultView>;
+  createFault(input: unknown): Promise<FaultView>;
   /** Sandbox recipients with a fixed, documented outcome (`GET /_emulator/magic-numbers`). */
   listMagicNumbers(): MagicRecipient[];
   /** Every fault, in matching order, used-up ones included (`remaining: 0`). */
@@ -191,6 +189,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     disconnectConnection: (id) => mutate(() => live.disconnectConnection(core(), id)),
     receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core(), connectionId, input)),
     listMessages: (applicationId) => operations.listMessages(core(), applicationId),
+    listMessagePage: ({ applicationId, ...page } = {}) => operations.messagePage(core(), applicationId, page),
     listApplicationConnections: (applicationId) => applicationConnections(core(), applicationId),
     sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core(), applicationId, input)),
     listEvents: (applicationId) => operations.listEvents(core(), applicationId),

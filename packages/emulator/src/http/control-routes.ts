@@ -1,15 +1,10 @@
 import type { H3 } from 'h3';
 import type { EmulatorControl } from '../core/control';
-import { messageOfApplication } from '../core/control-operations';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { isUuid } from '../domain/ids';
-import { messageAt } from '../domain/message-lifecycle';
 import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
-import { paginate, paginateNewestFirst } from './_pagination';
-
-// The control functions validate their input at run time; their parameter types are for TS callers.
-type Input = never;
+import { pageQueryOf, paginate } from './_pagination';
 
 /** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
 export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, control: EmulatorControl): void {
@@ -23,7 +18,6 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
       controlHandler(getCore, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
     );
   const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
-  const body = (call: ControlCall) => call.body as Input;
   const list = <Item>(call: ControlCall, items: readonly Item[]): ControlResult => ({
     status: 200,
     body: paginate(items, call.url),
@@ -34,13 +28,13 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   route('get', '/clock', () => ({ status: 200, body: control.getClock() }));
   route('post', '/clock/advance', async (call) => ({
     status: 200,
-    body: await control.advanceClock(fieldOf(call.body, 'ms') as number),
+    body: await control.advanceClock(fieldOf(call.body, 'ms')),
   }));
 
   route('get', '/workspaces', (call) => list(call, control.listWorkspaces()));
   route('post', '/workspaces', async (call) => ({
     status: 201,
-    body: await control.createWorkspace(body(call)),
+    body: await control.createWorkspace(call.body),
   }));
   route('get', '/workspaces/:id/clock', (call) => ({
     status: 200,
@@ -48,7 +42,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   }));
   route('post', '/workspaces/:id/clock/advance', async (call) => ({
     status: 200,
-    body: await control.advanceWorkspaceClock(id(call), fieldOf(call.body, 'ms') as number),
+    body: await control.advanceWorkspaceClock(id(call), fieldOf(call.body, 'ms')),
   }));
   route('post', '/workspaces/:id/reset', async (call) => ({
     status: 200,
@@ -65,15 +59,15 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   );
   route('post', '/applications', async (call) => ({
     status: 201,
-    body: await control.createApplication(body(call)),
+    body: await control.createApplication(call.body),
   }));
   route('post', '/applications/:id/keys', async (call) => ({
     status: 201,
-    body: await control.createKey(id(call), body(call)),
+    body: await control.createKey(id(call), call.body),
   }));
   route('post', '/applications/:id/endpoints', async (call) => ({
     status: 201,
-    body: await control.createEndpoint(id(call), body(call)),
+    body: await control.createEndpoint(id(call), call.body),
   }));
   // The console's additions: what an application can send through, and a send without a key.
   route('get', '/applications/:id/connections', (call) =>
@@ -81,11 +75,11 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   );
   route('post', '/applications/:id/messages', async (call) => ({
     status: 202,
-    body: await control.sendMessage(id(call), body(call)),
+    body: await control.sendMessage(id(call), call.body),
   }));
   route('post', '/applications/:id/connections', async (call) => ({
     status: 201,
-    body: await control.createConnection(id(call), body(call)),
+    body: await control.createConnection(id(call), call.body),
   }));
 
   route('delete', '/keys/:id', async (call) => {
@@ -96,7 +90,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   route('get', '/endpoints', (call) => list(call, control.listEndpoints(applicationFilter(call.url))));
   route('patch', '/endpoints/:id', async (call) => ({
     status: 200,
-    body: await control.updateEndpoint(id(call), body(call)),
+    body: await control.updateEndpoint(id(call), call.body),
   }));
   route('delete', '/endpoints/:id', async (call) => {
     await control.deleteEndpoint(id(call));
@@ -108,7 +102,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   }));
   route('put', '/endpoints/:id/chaos', async (call) => ({
     status: 200,
-    body: await control.setChaos(id(call), body(call)),
+    body: await control.setChaos(id(call), call.body),
   }));
   route('get', '/endpoints/:id/chaos', (call) => ({ status: 200, body: control.getChaos(id(call)) }));
   route('delete', '/endpoints/:id/chaos', async (call) => {
@@ -143,26 +137,18 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   }));
   route('post', '/connections/:id/inbound', async (call) => ({
     status: 201,
-    body: await control.receiveInbound(id(call), body(call)),
+    body: await control.receiveInbound(id(call), call.body),
   }));
-  // One page of records becomes messages, not every stored message (a console polls this).
-  route('get', '/messages', (call) => {
-    const applicationId = applicationFilter(call.url);
-    const page = paginateNewestFirst(
-      call.core.messageOrder,
-      (id) => messageOfApplication(call.core, id, applicationId),
-      call.url,
-    );
-    // Each message is as old as its workspace's clock says.
-    const data = page.data.map((record) => messageAt(record, call.core.nowIn(record.workspace_id)));
-    return { status: 200, body: { ...page, data } };
-  });
+  route('get', '/messages', (call) => ({
+    status: 200,
+    body: control.listMessagePage({ applicationId: applicationFilter(call.url), ...pageQueryOf(call.url) }),
+  }));
   route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
 
   route('get', '/magic-numbers', (call) => list(call, control.listMagicNumbers()));
 
   route('get', '/faults', (call) => list(call, control.listFaults()));
-  route('post', '/faults', async (call) => ({ status: 201, body: await control.createFault(body(call)) }));
+  route('post', '/faults', async (call) => ({ status: 201, body: await control.createFault(call.body) }));
   route('delete', '/faults', async () => {
     await control.clearFaults();
     return { status: 204 };
