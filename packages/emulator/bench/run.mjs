@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { median, pinnedCores, startServer, stop } from './_processes.mjs';
 import { bareFanOut, emulatorFanOut } from './fan-out.mjs';
 import { rssOf, sendMany } from './memory.mjs';
+import { sandboxPerTest } from './sandbox-per-test.mjs';
 import { answerSizes, load } from './throughput.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
@@ -148,10 +149,29 @@ if (sentForMemory.accepted !== MESSAGES || events.data[0]?.status !== 'delivered
   );
 }
 
+// 6. A sandbox per test (@parley/emulator/vitest): a test's own workspace, application, key, frozen
+// clock and SDK client in the worker's in-process emulator, after the first, against a bare client.
+const sandboxes = await sandboxPerTest();
+row(
+  `sandbox per test ready, median of ${sandboxes.rounds} ms`,
+  fixed(sandboxes.readyMs, 3),
+  fixed(sandboxes.bareClientMs, 4),
+  fixed(sandboxes.readyMs / sandboxes.bareClientMs, 1),
+  '< 5 ms',
+);
+row(
+  `sandbox per test ready, last 100 of ${sandboxes.rounds}, median ms`,
+  fixed(sandboxes.readyLateMs, 3),
+  fixed(sandboxes.bareClientMs, 4),
+  fixed(sandboxes.readyLateMs / sandboxes.bareClientMs, 1),
+  '< 5 ms',
+);
+row('sandbox per test dispose, median ms', fixed(sandboxes.disposeMs, 3), '-', '-');
+
 console.log(
   `\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run; ${pinnedCores ? 'servers on core 1, load on core 0' : 'cores shared'})\n`,
 );
 console.table(rows);
 console.log(
-  'Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out).',
+  'Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out); a bare new Parley() with an in-process fetch (sandbox per test).',
 );
