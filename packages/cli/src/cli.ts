@@ -166,7 +166,7 @@ program
 
 const emulator = program
   .command('emulator')
-  .description('run the local Parley emulator, and move its clock, reset it, check it');
+  .description('run the local Parley emulator; move its clocks, reset it, inject faults and webhook chaos');
 emulator
   .command('start')
   .description('start the emulator (same flags as parley-emulator; --help lists them)')
@@ -176,20 +176,77 @@ emulator
   .action(lazy(() => import('./commands/emulator/index')));
 emulator
   .command('clock')
-  .description("show the emulator's time and clock mode (real or frozen)")
+  .description("show the emulator's time and clock mode (real or frozen), or one workspace's")
+  .option('--workspace <id>', "that workspace's clock: its own, or the global one it shares")
   .action(lazy(() => import('./commands/emulator/clock')))
   .command('advance')
   .description('move the emulator clock; every job that falls due runs (status steps, webhook retries)')
   .argument('<duration>', 'a whole number and a unit: 500ms, 5s, 10m, 1h, 2d')
+  .option('--workspace <id>', 'move the own clock of this workspace only (its jobs alone run)')
   .action(lazy(() => import('./commands/emulator/advance'), ['duration']));
 emulator
   .command('reset')
-  .description('put the emulator back to its seed state')
+  .description('put the emulator back to its seed state, or clear one workspace')
+  .option('--workspace <id>', "clear this workspace's messages, deliveries, events and faults only")
   .action(lazy(() => import('./commands/emulator/reset')));
 emulator
   .command('status')
   .description("the emulator's health, clock and what it holds")
   .action(lazy(() => import('./commands/emulator/status')));
+const faults = emulator
+  .command('faults')
+  .description('inject errors, hangs, drops and delays into /v1 requests');
+faults
+  .command('add')
+  .description('the next matching /v1 requests get this answer instead of the real one')
+  .option('--status <code>', 'HTTP error status to answer, 400 to 599 (with --code)')
+  .option('--code <code>', "error code of the answer's body, e.g. internal_error, rate_limited")
+  .option('--retry-after <seconds>', 'Retry-After header of the answer (with --status)')
+  .option('--hang', 'no answer until the client gives up')
+  .option('--drop', 'reset the connection without an answer')
+  .option('--delay-ms <ms>', 'the real answer, this many real milliseconds late')
+  .addOption(
+    new Option('--method <method>', 'only requests with this method (default: any)').choices([
+      'GET',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+    ]),
+  )
+  .option('--path <path>', 'only requests at this /v1 path, * for one segment: /v1/messages/*')
+  .option('--times <n>', 'how many matching requests get it (default 1)')
+  .action(lazy(() => import('./commands/emulator/faults-add')));
+faults
+  .command('list')
+  .description('the injected faults and how many uses each has left')
+  .action(lazy(() => import('./commands/emulator/faults-list')));
+faults
+  .command('clear')
+  .description('remove one fault, or every fault')
+  .argument('[id]', 'the fault to remove (default: all)')
+  .action(lazy(() => import('./commands/emulator/faults-clear'), ['id']));
+emulator
+  .command('magic-numbers')
+  .description('sandbox recipients with a fixed outcome (stays sent, read, failed, 409, 429…)')
+  .action(lazy(() => import('./commands/emulator/magic-numbers')));
+const chaosSetting = 'next:N (the next N deliveries) or rate:R (that share, 0 to 1)';
+emulator
+  .command('chaos')
+  .description("show or set an endpoint's webhook chaos: duplicates, disorder, delays, forged copies")
+  .argument('<endpoint-id>', 'the webhook endpoint')
+  .option('--duplicate <setting>', `the same delivery twice: ${chaosSetting}`)
+  .option('--out-of-order <setting>', `the delivery after a later one: ${chaosSetting}`)
+  .option('--delayed <setting>', `the delivery late (--delay-ms, default 60 s): ${chaosSetting}`)
+  .option('--delay-ms <ms>', 'emulator time a --delayed delivery waits')
+  .option('--stale-timestamp <setting>', `first a copy 10 minutes old: ${chaosSetting}`)
+  .option('--tampered-body <setting>', `first a copy changed after signing: ${chaosSetting}`)
+  .option('--wrong-secret <setting>', `first a copy signed with an unknown secret: ${chaosSetting}`)
+  .option('--other-event-signature <setting>', `first a copy signed for another event: ${chaosSetting}`)
+  .option('--seed <n>', 'seed of the rate draws, to repeat a run (default: random, shown)')
+  .option('--off', 'turn chaos off (deliveries already planned keep theirs)')
+  .option('--show', 'show the settings and how many deliveries got each kind (the default)')
+  .action(lazy(() => import('./commands/emulator/chaos'), ['endpointId']));
 
 const config = program
   .command('config')

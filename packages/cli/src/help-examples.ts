@@ -4,6 +4,8 @@
 const CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 const MESSAGE = 'cbe05b35-273d-42ba-8bfa-7cfb469c5e61';
 const APP = 'http://127.0.0.1:3000/webhooks';
+const WORKSPACE = '5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d';
+const ENDPOINT = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
 
 /** Two or three command lines per command, keyed by its path (`''` is `parley` itself). */
 export const HELP_EXAMPLES: Record<string, readonly string[]> = {
@@ -71,6 +73,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   emulator: [
     'parley emulator start --clock frozen',
     'parley emulator clock advance 5s',
+    'parley emulator faults add --status 503 --code internal_error --path /v1/messages',
     'parley emulator status',
   ],
   'emulator start': [
@@ -81,14 +84,45 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'emulator clock': [
     'parley emulator clock',
     'parley emulator clock advance 5s',
-    'parley emulator clock --json',
+    `parley emulator clock --workspace ${WORKSPACE} --json`,
   ],
   'emulator clock advance': [
     'parley emulator clock advance 5s    # a sandbox message goes queued → sent → delivered',
     'parley emulator clock advance 1h',
+    `parley emulator clock advance 5s --workspace ${WORKSPACE}   # a workspace with its own clock`,
     'parley emulator clock advance 2d --base-url http://127.0.0.1:4011/v1',
   ],
-  'emulator reset': ['parley emulator reset', 'parley emulator reset --base-url http://127.0.0.1:4011/v1'],
+  'emulator reset': [
+    'parley emulator reset',
+    `parley emulator reset --workspace ${WORKSPACE}   # that workspace's traffic only`,
+    'parley emulator reset --base-url http://127.0.0.1:4011/v1',
+  ],
+  'emulator faults': [
+    'parley emulator faults add --status 503 --code internal_error --method POST --path /v1/messages --times 2',
+    'parley emulator faults list',
+    'parley emulator faults clear',
+  ],
+  'emulator faults add': [
+    'parley emulator faults add --status 503 --code internal_error --method POST --path /v1/messages --times 2',
+    'parley emulator faults add --status 429 --code rate_limited --retry-after 2',
+    "parley emulator faults add --hang --path '/v1/messages/*'",
+    'parley emulator faults add --drop --json',
+  ],
+  'emulator faults list': ['parley emulator faults list', 'parley emulator faults list --json'],
+  'emulator faults clear': [
+    'parley emulator faults clear',
+    'parley emulator faults clear 3f1c0e9a-8b2d-4c7e-9f10-2a3b4c5d6e7f',
+  ],
+  'emulator magic-numbers': [
+    'parley emulator magic-numbers',
+    "parley emulator magic-numbers --json | jq -r '.[].number'",
+  ],
+  'emulator chaos': [
+    `parley emulator chaos ${ENDPOINT} --duplicate next:2 --stale-timestamp rate:0.1 --seed 42`,
+    `parley emulator chaos ${ENDPOINT} --delayed next:1 --delay-ms 5000`,
+    `parley emulator chaos ${ENDPOINT} --show --json`,
+    `parley emulator chaos ${ENDPOINT} --off`,
+  ],
   'emulator status': ['parley emulator status', 'parley emulator status --json'],
   config: [
     'parley config set --api-key prl_sandbox_… --base-url http://127.0.0.1:4010/v1',

@@ -23,6 +23,46 @@ export interface EmulatorClock {
   mode: 'real' | 'frozen';
 }
 
+/** `GET /_emulator/workspaces/{id}/clock`: `own_clock` false when it runs on the global clock. */
+export interface WorkspaceClock extends EmulatorClock {
+  workspace_id: string;
+  own_clock: boolean;
+}
+
+/** A fault as `GET /_emulator/faults` lists it (see docs/emulator.md#faults). */
+export interface EmulatorFault {
+  object: 'fault';
+  id: string;
+  method: string | null;
+  path: string | null;
+  key_id: string | null;
+  key_prefix: string | null;
+  times: number;
+  remaining: number;
+  workspace_id: string | null;
+  created_at: string;
+  fault:
+    | { status: number; code: string; retry_after?: number }
+    | { hang: true }
+    | { drop: true }
+    | { delay_ms: number };
+}
+
+/** One magic sandbox recipient (`GET /_emulator/magic-numbers`). */
+export interface MagicNumber {
+  number: string;
+  behaviour: string;
+  description: string;
+}
+
+/** An endpoint's chaos (`GET /_emulator/endpoints/{id}/chaos`): one entry per kind set. */
+export interface EndpointChaos {
+  endpoint_id: string;
+  seed: number | null;
+  applied: Record<string, number>;
+  [kind: string]: unknown;
+}
+
 type Fetch = (request: Request) => Promise<Response>;
 
 interface CallOptions {
@@ -85,6 +125,38 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
     advanceClock: (ms: number) =>
       call<{ now: string }>('POST', 'clock/advance', { body: { ms }, timeoutMs: ADVANCE_TIMEOUT_MS }),
     reset: () => call<{ ok: true }>('POST', 'reset', { body: {} }),
+    workspaceClock: (workspaceId: string) =>
+      call<WorkspaceClock>('GET', `workspaces/${encodeURIComponent(workspaceId)}/clock`),
+    advanceWorkspaceClock: (workspaceId: string, ms: number) =>
+      call<{ workspace_id: string; now: string }>(
+        'POST',
+        `workspaces/${encodeURIComponent(workspaceId)}/clock/advance`,
+        { body: { ms }, timeoutMs: ADVANCE_TIMEOUT_MS },
+      ),
+    resetWorkspace: (workspaceId: string) =>
+      call<{ ok: true; workspace_id: string }>(
+        'POST',
+        `workspaces/${encodeURIComponent(workspaceId)}/reset`,
+        {
+          body: {},
+        },
+      ),
+    createFault: (body: Record<string, unknown>) =>
+      call<EmulatorFault>('POST', 'faults', { body, what: 'the fault' }),
+    listFaults: () => call<{ data: EmulatorFault[] }>('GET', 'faults?limit=100').then((page) => page.data),
+    deleteFault: (id: string) => call<undefined>('DELETE', `faults/${encodeURIComponent(id)}`),
+    clearFaults: () => call<undefined>('DELETE', 'faults'),
+    magicNumbers: () =>
+      call<{ data: MagicNumber[] }>('GET', 'magic-numbers?limit=100').then((page) => page.data),
+    getChaos: (endpointId: string) =>
+      call<EndpointChaos>('GET', `endpoints/${encodeURIComponent(endpointId)}/chaos`),
+    setChaos: (endpointId: string, body: Record<string, unknown>) =>
+      call<EndpointChaos>('PUT', `endpoints/${encodeURIComponent(endpointId)}/chaos`, {
+        body,
+        what: 'the chaos settings',
+      }),
+    clearChaos: (endpointId: string) =>
+      call<undefined>('DELETE', `endpoints/${encodeURIComponent(endpointId)}/chaos`),
     createEndpoint: (applicationId: string, url: string, events: readonly string[], secret?: string) =>
       call<TemporaryEndpoint>('POST', `applications/${encodeURIComponent(applicationId)}/endpoints`, {
         body: { url, events, ...(secret === undefined ? {} : { secret }) },

@@ -2,7 +2,7 @@ import { type ControlApi, controlApi } from '../../client/control-api';
 import { resolveBaseUrl } from '../../config/resolve-base-url';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
-import { EXIT, ExitError } from '../../exit-error';
+import { EXIT, ExitError, usageError } from '../../exit-error';
 
 /** The control API of the emulator at the base URL's origin; the base URL needs no API key here. */
 export async function openControl(options: ClientOptions, context: CommandContext): Promise<ControlApi> {
@@ -12,3 +12,26 @@ export async function openControl(options: ClientOptions, context: CommandContex
   }
   return controlApi(baseUrl, context.fetch ?? ((request) => fetch(request)));
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id given on the command line (`--workspace`, a fault or endpoint id): a UUID, else a usage
+ * error (exit 2) before any call, saying where ids are listed.
+ */
+export function idOption(
+  value: unknown,
+  what = '--workspace',
+  listedBy = 'GET /_emulator/workspaces',
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !UUID.test(value)) {
+    throw usageError(
+      `${what} takes an id such as 3f1c0e9a-8b2d-4c7e-9f10-2a3b4c5d6e7f (see ${listedBy}), not "${String(value)}"`,
+    );
+  }
+  return value;
+}
+
+/** The `--workspace` flag: a workspace id, or undefined for the global clock or the whole emulator. */
+export const workspaceOption = (value: unknown) => idOption(value);

@@ -3,23 +3,28 @@ import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
 import { formatDuration, parseDuration } from './_duration';
-import { openControl } from './_open-control';
+import { openControl, workspaceOption } from './_open-control';
 
-/** `parley emulator clock advance DURATION`. */
+/** `parley emulator clock advance DURATION [--workspace ID]`. */
 export interface ClockAdvanceOptions extends ClientOptions {
   /** `500ms`, `5s`, `10m`, `1h`, `2d`. */
   duration: string;
+  /** A workspace with its own clock: moves that clock only (409 on a workspace sharing the global one). */
+  workspace?: string;
 }
 
-/** The emulator's time after the move, and the move. */
+/** The emulator's (or the workspace's) time after the move, and the move. */
 export interface ClockAdvanceResult {
   now: string;
   advanced_ms: number;
+  /** Present with `--workspace`. */
+  workspace_id?: string;
 }
 
 /**
  * Moves the emulator's clock: every job that falls due in the window (status steps, webhook
- * attempts and retries) runs in time order before this returns. Works in both clock modes.
+ * attempts and retries) runs in time order before this returns. Works in both clock modes. With
+ * `workspace`, moves that workspace's own clock and runs its jobs only.
  */
 export async function advanceEmulatorClock(
   options: ClockAdvanceOptions,
@@ -27,7 +32,12 @@ export async function advanceEmulatorClock(
 ): Promise<ClockAdvanceResult> {
   if (!options.duration) throw usageError('missing duration: e.g. parley emulator clock advance 5s');
   const ms = parseDuration(options.duration);
+  const workspace = workspaceOption(options.workspace);
   const control = await openControl(options, context);
+  if (workspace !== undefined) {
+    const { now } = await control.advanceWorkspaceClock(workspace, ms);
+    return { now, advanced_ms: ms, workspace_id: workspace };
+  }
   const { now } = await control.advanceClock(ms);
   return { now, advanced_ms: ms };
 }
@@ -35,5 +45,5 @@ export async function advanceEmulatorClock(
 export default defineCommand({
   run: advanceEmulatorClock,
   render: (result, { style }) =>
-    `Clock moved ${formatDuration(result.advanced_ms)}: now ${style.bold(result.now)}`,
+    `${result.workspace_id === undefined ? 'Clock' : `Workspace ${result.workspace_id}'s clock`} moved ${formatDuration(result.advanced_ms)}: now ${style.bold(result.now)}`,
 });

@@ -1,0 +1,29 @@
+import type { EmulatorFault } from '../../client/control-api';
+import { usageError } from '../../exit-error';
+
+/** A whole-number flag value within bounds, else a usage error naming the flag. */
+export function wholeFlag(flag: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const number = /^\d{1,12}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(number >= min && number <= max)) {
+    throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${String(value)}"`);
+  }
+  return number;
+}
+
+/** What a fault answers, as people read it: `503 internal_error (Retry-After 2 s)`, `hang`, … */
+export function describeAnswer(answer: EmulatorFault['fault']): string {
+  if ('hang' in answer) return 'hang (no answer until the client gives up)';
+  if ('drop' in answer) return 'drop (connection reset)';
+  if ('delay_ms' in answer) return `delay ${answer.delay_ms} ms, then the real answer`;
+  return `${answer.status} ${answer.code}${answer.retry_after === undefined ? '' : ` (Retry-After ${answer.retry_after} s)`}`;
+}
+
+/** One line per fault: id, which requests, what they get, uses left. */
+export function describeFault(fault: EmulatorFault): string {
+  const target = `${fault.method ?? 'any method'} ${fault.path ?? 'any /v1 path'}${
+    fault.key_id ? ` key ${fault.key_id}` : fault.key_prefix ? ` key ${fault.key_prefix}…` : ''
+  }`;
+  return `${fault.id}  ${target}  → ${describeAnswer(fault.fault)}  (${fault.remaining} of ${fault.times} left)`;
+}

@@ -1,0 +1,20 @@
+import type { EmulatorFault } from '../../client/control-api';
+import type { ClientOptions } from '../../config/resolve-credentials';
+import type { CommandContext } from '../../context';
+import { defineCommand } from '../command-module';
+import { describeFault } from './_faults';
+import { openControl } from './_open-control';
+
+/** The injected faults, oldest first; used-up ones stay listed with 0 left until cleared. */
+export async function listFaults(options: ClientOptions, context: CommandContext): Promise<EmulatorFault[]> {
+  const control = await openControl(options, context);
+  return control.listFaults();
+}
+
+export default defineCommand({
+  run: listFaults,
+  render: (faults) =>
+    faults.length === 0
+      ? 'No faults: every /v1 request gets its real answer'
+      : faults.map(describeFault).join('\n'),
+});

@@ -1,0 +1,21 @@
+import type { MagicNumber } from '../../client/control-api';
+import type { ClientOptions } from '../../config/resolve-credentials';
+import type { CommandContext } from '../../context';
+import { defineCommand } from '../command-module';
+import { openControl } from './_open-control';
+
+/** The sandbox recipients with a fixed outcome (`GET /_emulator/magic-numbers`). */
+export async function magicNumbers(options: ClientOptions, context: CommandContext): Promise<MagicNumber[]> {
+  const control = await openControl(options, context);
+  return control.magicNumbers();
+}
+
+export default defineCommand({
+  run: magicNumbers,
+  render: (numbers, { style }) => {
+    const width = Math.max(...numbers.map((entry) => entry.behaviour.length));
+    return numbers
+      .map((entry) => `${style.bold(entry.number)}  ${entry.behaviour.padEnd(width)}  ${entry.description}`)
+      .join('\n');
+  },
+});

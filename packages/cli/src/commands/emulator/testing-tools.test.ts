@@ -1,0 +1,196 @@
+import { DEFAULT_APPLICATION_ID, DEFAULT_WORKSPACE_ID } from '@parley/emulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emulatorContext } from '../../_test/emulator-context';
+import { advanceEmulatorClock } from './advance';
+import { endpointChaos } from './chaos';
+import { emulatorClock } from './clock';
+import { addFault } from './faults-add';
+import { clearFaults } from './faults-clear';
+import { listFaults } from './faults-list';
+import { magicNumbers } from './magic-numbers';
+import { resetEmulator } from './reset';
+
+const noCall = { fetch: () => Promise.reject(new Error('no call expected')) };
+
+describe('parley emulator clock/reset --workspace', () => {
+  const { emulator, context } = emulatorContext();
+  afterAll(() => emulator.close());
+
+  it("shows a workspace's own clock, moves it alone, and resets that workspace", async () => {
+    const workspace = await emulator.control.createWorkspace({
+      name: 'tests',
+      clock: 'frozen',
+      now: '2030-01-01T00:00:00.000Z',
+    });
+    const global = await emulatorClock({}, context());
+    expect(await emulatorClock({ workspace: workspace.id }, context())).toEqual({
+      workspace_id: workspace.id,
+      now: '2030-01-01T00:00:00.000Z',
+      mode: 'frozen',
+      own_clock: true,
+    });
+    expect(await advanceEmulatorClock({ duration: '5s', workspace: workspace.id }, context())).toEqual({
+      now: '2030-01-01T00:00:05.000Z',
+      advanced_ms: 5_000,
+      workspace_id: workspace.id,
+    });
+    expect((await emulatorClock({}, context())).now).toBe(global.now);
+    expect(await resetEmulator({ workspace: workspace.id }, context())).toEqual({
+      ok: true,
+      emulator: 'http://127.0.0.1:4010',
+      workspace_id: workspace.id,
+    });
+  });
+
+  it('the seed workspace shares the global clock: advancing it alone is exit 1 (workspace_clock_shared)', async () => {
+    expect(await emulatorClock({ workspace: DEFAULT_WORKSPACE_ID }, context())).toMatchObject({
+      own_clock: false,
+    });
+    await expect(
+      advanceEmulatorClock({ duration: '1s', workspace: DEFAULT_WORKSPACE_ID }, context()),
+    ).rejects.toMatchObject({ code: 1, message: expect.stringContaining('workspace_clock_shared') });
+  });
+
+  it('a --workspace that is not an id is exit 2 before any call; an unknown one is exit 1', async () => {
+    await expect(emulatorClock({ workspace: 'nope' }, context(noCall))).rejects.toMatchObject({ code: 2 });
+    await expect(resetEmulator({ workspace: '1' }, context(noCall))).rejects.toMatchObject({ code: 2 });
+    await expect(
+      emulatorClock({ workspace: '00000000-0000-4000-8000-000000000000' }, context()),
+    ).rejects.toMatchObject({ code: 1, message: expect.stringContaining('not_found') });
+  });
+});
+
+describe('parley emulator faults, magic-numbers, chaos', () => {
+  const { emulator, context } = emulatorContext();
+  afterAll(() => emulator.close());
+  const sendOnce = () =>
+    emulator.fetch(
+      new Request('http://127.0.0.1:4010/v1/messages', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emulator.sandboxKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ connection_id: 'x', to: '+33612345678', text: 'x' }),
+      }),
+    );
+
+  it('adds a fault the next matching request gets, lists it used up, clears it', async () => {
+    const fault = await addFault(
+      {
+        status: '503',
+        code: 'internal_error',
+        method: 'POST',
+        path: '/v1/messages',
+        retryAfter: '2',
+        times: '1',
+      },
+      context(),
+    );
+    expect(fault).toMatchObject({
+      object: 'fault',
+      method: 'POST',
+      path: '/v1/messages',
+      times: 1,
+      remaining: 1,
+      fault: { status: 503, code: 'internal_error', retry_after: 2 },
+    });
+    const answer = await sendOnce();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('2');
+    expect(((await answer.json()) as { error: { details: unknown } }).error.details).toMatchObject({
+      fault_id: fault.id,
+    });
+    expect((await sendOnce()).status).not.toBe(503);
+    expect(await listFaults({}, context())).toEqual([{ ...fault, remaining: 0 }]);
+    expect(await clearFaults({ id: fault.id }, context())).toEqual({ ok: true, fault_id: fault.id });
+    await addFault({ hang: true }, context());
+    await addFault({ delayMs: '5' }, context());
+    expect((await listFaults({}, context())).map((each) => each.fault)).toEqual([
+      { hang: true },
+      { delay_ms: 5 },
+    ]);
+    expect(await clearFaults({}, context())).toEqual({ ok: true, fault_id: null });
+    expect(await listFaults({}, context())).toEqual([]);
+    await expect(
+      clearFaults({ id: '00000000-0000-4000-8000-000000000000' }, context()),
+    ).rejects.toMatchObject({ code: 1, message: expect.stringContaining('not_found') });
+  });
+
+  it('refuses bad fault flags with exit 2 before any call', async () => {
+    for (const options of [
+      {},
+      { hang: true, drop: true },
+      { status: '503' },
+      { code: 'internal_error' },
+      { status: '200', code: 'ok' },
+      { status: '503', code: 'Bad Code' },
+      { drop: true, retryAfter: '2' },
+      { drop: true, times: '0' },
+      { drop: true, path: '/messages' },
+      { delayMs: 'soon' },
+    ]) {
+      await expect(addFault(options, context(noCall)), JSON.stringify(options)).rejects.toMatchObject({
+        code: 2,
+      });
+    }
+    await expect(clearFaults({ id: 'x' }, context(noCall))).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('lists the magic recipients', async () => {
+    const numbers = await magicNumbers({}, context());
+    expect(numbers).toContainEqual({
+      number: '+15550101006',
+      behaviour: 'rate_limited',
+      description: expect.any(String),
+    });
+    expect(numbers.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("sets, shows and turns off an endpoint's chaos", async () => {
+    const endpoint = await emulator.control.createEndpoint(DEFAULT_APPLICATION_ID, {
+      url: 'http://127.0.0.1:9/webhooks',
+      events: ['webhook.test'],
+    });
+    const set = await endpointChaos(
+      {
+        endpointId: endpoint.id,
+        duplicate: 'next:2',
+        staleTimestamp: 'rate:0.1',
+        delayed: 'next:1',
+        delayMs: '5000',
+        seed: '42',
+      },
+      context(),
+    );
+    expect(set).toEqual({
+      action: 'set',
+      chaos: {
+        endpoint_id: endpoint.id,
+        seed: 42,
+        duplicate: { next: 2 },
+        stale_timestamp: { rate: 0.1 },
+        delayed: { next: 1, delay_ms: 5000 },
+        applied: {},
+      },
+    });
+    expect(await endpointChaos({ endpointId: endpoint.id }, context())).toEqual({ ...set, action: 'show' });
+    expect(await endpointChaos({ endpointId: endpoint.id, off: true }, context())).toEqual({
+      action: 'off',
+      chaos: { endpoint_id: endpoint.id, seed: null, applied: {} },
+    });
+    for (const options of [
+      { endpointId: 'x' },
+      { endpointId: endpoint.id, duplicate: 'twice' },
+      { endpointId: endpoint.id, duplicate: 'rate:2' },
+      { endpointId: endpoint.id, duplicate: 'next:0' },
+      { endpointId: endpoint.id, delayMs: '5' },
+      { endpointId: endpoint.id, duplicate: 'next:1', off: true },
+      { endpointId: endpoint.id, seed: '1' },
+    ]) {
+      await expect(endpointChaos(options, context(noCall)), JSON.stringify(options)).rejects.toMatchObject({
+        code: 2,
+      });
+    }
+    await expect(
+      endpointChaos({ endpointId: '00000000-0000-4000-8000-000000000000' }, context()),
+    ).rejects.toMatchObject({ code: 1 });
+  });
+});
