@@ -22,7 +22,7 @@ const LAYERS: Record<string, number> = {
   console: 4,
   emulator: 5,
   server: 6,
-  sandbox: 6,
+  sandbox: 7,
 };
 const PURE = new Set(['domain', 'clock']);
 const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts']);
