@@ -47,8 +47,10 @@ export function mutationConfig(area) {
     // Each mutant runs only the tests that reached it in the dry run.
     coverageAnalysis: 'perTest',
     // Mutants that do not type-check are dropped before any test runs (reported as CompileError).
+    // Only the two mutated packages are checked: an error anywhere in the checked program,
+    // such as another package's work in progress, would mark every mutant a CompileError.
     checkers: ['typescript'],
-    tsconfigFile: 'tsconfig.json',
+    tsconfigFile: 'tsconfig.mutation.json',
     mutate: [...areas.flatMap((each) => each.mutate), ...notSource],
     testFiles: areas.flatMap((each) => each.testFiles),
     // Not needed by the unit tests of the mutated packages: a smaller sandbox to copy.

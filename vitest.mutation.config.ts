@@ -12,6 +12,9 @@ export default defineConfig({
   test: {
     include: ['packages/sdk/src/**/*.test.ts', 'packages/emulator/src/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'packages/emulator/src/server/**'],
+    // One worker reused across files: each mutant runs a few files, and a fresh worker per
+    // file (~0.5 s) would cost more than the tests themselves.
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
