@@ -15,7 +15,11 @@ export function sandboxPerTest(options: SandboxOptions = {}) {
   after(() => emulator.close());
   return (name: string, body: (sandbox: Sandbox) => Promise<void>) =>
     test(name, async (context) => {
-      await using sandbox = await createSandbox(emulator, { name: context.name, ...options });
-      await body(sandbox);
+      const sandbox = await createSandbox(emulator, { name: context.name, ...options });
+      try {
+        await body(sandbox);
+      } finally {
+        await sandbox.dispose();
+      }
     });
 }

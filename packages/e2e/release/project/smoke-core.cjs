@@ -7,11 +7,11 @@
 // with the body and Parley-* headers exactly as the emulator sent them.
 
 /**
- * @param {{ Parley: any, verifyWebhook: any, isWebhookVerificationError: any }} sdk
+ * @param {{ Parley: any, verifyWebhook: any, isWebhookVerificationError: any, createWebhookHandler: any }} sdk
  * @param {{ baseUrl: string, apiKey: string, connectionId: string, deliveriesUrl: string, secret: string, label: string }} config
  */
 async function runSmoke(sdk, config) {
-  const { Parley, verifyWebhook, isWebhookVerificationError } = sdk;
+  const { Parley, verifyWebhook, isWebhookVerificationError, createWebhookHandler } = sdk;
   const steps = [];
   const step = async (name, run) => {
     try {
@@ -70,6 +70,26 @@ async function runSmoke(sdk, config) {
       throw error;
     }
     throw new Error('a tampered body was accepted');
+  });
+  await step('handler', async () => {
+    // createWebhookHandler on this runtime: the genuine delivery handled once, its repeat answered as
+    // a duplicate without calling the handler again, the tampered one refused with its reason.
+    let handled = 0;
+    const handler = createWebhookHandler({
+      secret: config.secret,
+      on: { 'message.received': async () => void handled++ },
+    });
+    const post = (body) =>
+      handler(new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: delivery.headers, body }));
+    const first = await post(delivery.body);
+    const again = await post(delivery.body);
+    const tampered = await post(
+      delivery.body.replace('"type":"message.received"', '"type":"message.receivedX"'),
+    );
+    const outcome = (response) => `${response.status}/${response.headers.get('parley-webhook-outcome')}`;
+    const seen = [outcome(first), outcome(again), String(tampered.status), String(handled)].join(' ');
+    if (seen !== '204/processed 204/duplicate 400 1') throw new Error(seen);
+    return 'processed once';
   });
   return steps;
 }

@@ -2,7 +2,7 @@
 // $PARLEY_SMOKE (JSON, see smoke-core.cjs); prints one JSON line: the build taken and the steps.
 
 import { Parley } from '@parley/sdk';
-import { isWebhookVerificationError, verifyWebhook } from '@parley/sdk/webhooks';
+import { createWebhookHandler, isWebhookVerificationError, verifyWebhook } from '@parley/sdk/webhooks';
 import core from './smoke-core.cjs';
 
 const config = JSON.parse(process.env.PARLEY_SMOKE);
@@ -11,7 +11,10 @@ const client = core.buildOf(import.meta.resolve('@parley/sdk'));
 const result = { runtime: core.runtimeName(), module: 'esm', webhooks, client };
 const hmac = core.watchHmac();
 try {
-  result.steps = await core.runSmoke({ Parley, verifyWebhook, isWebhookVerificationError }, config);
+  result.steps = await core.runSmoke(
+    { Parley, verifyWebhook, isWebhookVerificationError, createWebhookHandler },
+    config,
+  );
   result.ok = true;
 } catch (error) {
   result.ok = false;

@@ -3,7 +3,7 @@
 // and reads from the bundle's metafile which SDK files went in. The config is the SMOKE binding.
 
 import { Parley } from '@parley/sdk';
-import { isWebhookVerificationError, verifyWebhook } from '@parley/sdk/webhooks';
+import { createWebhookHandler, isWebhookVerificationError, verifyWebhook } from '@parley/sdk/webhooks';
 import core from './smoke-core.cjs';
 
 export default {
@@ -12,7 +12,7 @@ export default {
     const hmac = core.watchHmac();
     try {
       result.steps = await core.runSmoke(
-        { Parley, verifyWebhook, isWebhookVerificationError },
+        { Parley, verifyWebhook, isWebhookVerificationError, createWebhookHandler },
         JSON.parse(env.SMOKE),
       );
       result.ok = true;

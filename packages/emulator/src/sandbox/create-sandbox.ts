@@ -38,8 +38,10 @@ export interface SandboxReceiverOptions {
  * One test's own corner of an emulator: a workspace with a frozen clock of its own, a sandbox
  * application in it, a key, and an SDK client using that key. Nothing another sandbox does (its
  * messages, clock, deliveries, rate-limit windows) reaches it. The methods are bound: destructure them.
+ * At run time it is also async-disposable (`Symbol.asyncDispose`), but the type does not say so:
+ * naming `AsyncDisposable` would make every user's `tsc` need the `esnext.disposable` lib.
  */
-export interface Sandbox extends AsyncDisposable {
+export interface Sandbox {
   readonly emulator: Emulator;
   readonly workspaceId: string;
   readonly applicationId: string;
@@ -132,7 +134,8 @@ export async function createSandbox(emulator: Emulator, options: SandboxOptions 
     trigger: (type, overrides) =>
       parley.sandbox.events.create(overrides === undefined ? { type } : { type, overrides }),
     dispose,
-    [Symbol.asyncDispose]: dispose,
+    // Runtime support for `await using` where the runtime has it (see the interface's comment).
+    ...(typeof Symbol.asyncDispose === 'symbol' ? { [Symbol.asyncDispose]: dispose } : {}),
   };
 }
 
