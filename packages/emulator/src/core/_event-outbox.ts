@@ -1,9 +1,10 @@
 import type { WebhookEvent } from '@parley/sdk';
 import { buildEvent, type EventData, routeEvent } from '../domain/event-routing';
 import { messageAtStep, stepsOf } from '../domain/message-lifecycle';
+import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import { PersistenceError } from '../store/data-dir-errors';
 import type { JournalEntry } from '../store/persistence';
-import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
+import { MAX_RECENT_EVENTS } from '../store/state';
 import type { DeliveryRecord } from '../webhooks/webhook-service';
 import type { EmulatorCore } from './emulator-core';
 

@@ -5,7 +5,8 @@ import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { asObject as asObjectOrRefuse, invalid } from '../domain/input-checks';
 import { newestFirstPage, type PageQuery } from '../domain/list-page';
 import { messageAt } from '../domain/message-lifecycle';
-import { type ApplicationRecord, MAX_RECENT_EVENTS, type MessageRecord } from '../store/state';
+import type { ApplicationRecord, MessageRecord } from '../domain/records';
+import { MAX_RECENT_EVENTS } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 

@@ -1,9 +1,9 @@
 import type { Connection, ListEnvelope, Message, WebhookEvent } from '@parley/sdk';
 import type { PageQuery } from '../domain/list-page';
 import { MAGIC_RECIPIENTS, type MagicRecipient } from '../domain/magic-recipients';
+import type { ApplicationRecord } from '../domain/records';
 import type { chaosView } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
-import type { ApplicationRecord } from '../store/state';
 import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
 import {
   applicationConnections,

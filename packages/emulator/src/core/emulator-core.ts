@@ -2,13 +2,14 @@ import type { WebhookEvent } from '@parley/sdk';
 import type { Timeline } from '../clock/create-timeline';
 import { hashKey } from '../domain/api-keys';
 import type { EventData } from '../domain/event-routing';
+import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import {
   type JournalEntry,
   memoryPersistence,
   type Persistence,
   type PersistenceHealth,
 } from '../store/persistence';
-import type { ApplicationRecord, EmulatorState, MessageRecord } from '../store/state';
+import type { EmulatorState } from '../store/state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { RetrySchedule } from '../webhooks/retry-schedule';
 import type { UrlPolicy } from '../webhooks/url-policy';

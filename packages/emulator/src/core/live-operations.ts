@@ -7,7 +7,7 @@ import {
   createLiveConnection,
   windowSlot,
 } from '../domain/live-simulation';
-import type { ConnectionRecord } from '../store/state';
+import type { ConnectionRecord } from '../domain/records';
 import { findApplication } from './control-operations';
 import type { EmulatorCore } from './emulator-core';
 

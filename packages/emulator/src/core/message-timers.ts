@@ -1,6 +1,6 @@
 import type { ScheduledJob, Scheduler } from '../clock/clock-types';
 import { stepsOf } from '../domain/message-lifecycle';
-import type { MessageRecord } from '../store/state';
+import type { MessageRecord } from '../domain/records';
 
 /** Ids waiting for one step (index and age), in acceptance order, with the one timer of their head. */
 interface StepLine {

@@ -8,13 +8,13 @@ import {
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, newId } from '../domain/ids';
 import { stepsOf } from '../domain/message-lifecycle';
+import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import { withSandboxEventOverrides } from '../domain/sandbox-event-overrides';
 import {
   SANDBOX_CONNECTIONS,
   syntheticInboundMessage,
   syntheticStatusMessage,
 } from '../domain/sandbox-fixtures';
-import type { ApplicationRecord, MessageRecord } from '../store/state';
 import { WEBHOOK_TEST_MESSAGE } from '../webhooks/webhook-test-event';
 import type { EmulatorCore } from './emulator-core';
 import type { Caller } from './v1-operations';

@@ -4,11 +4,11 @@ import { DomainError } from '../domain/domain-error';
 import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
 import { magicRefusal } from '../domain/magic-recipients';
+import type { MessageRecord } from '../domain/records';
 import { connectionTemplates, templateReference } from '../domain/sandbox-fixtures';
 import { sendFailure } from '../domain/send-outcome';
 import { checkTemplate } from '../domain/send-params';
 import type { JournalEntry } from '../store/persistence';
-import type { MessageRecord } from '../store/state';
 import type { EmulatorCore } from './emulator-core';
 import { type Caller, findConnection } from './v1-operations';
 

@@ -4,8 +4,8 @@ import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
 import { connectionView } from '../domain/live-simulation';
 import { messageAt } from '../domain/message-lifecycle';
+import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import { SANDBOX_CONNECTIONS, sandboxConnection, templatesOf } from '../domain/sandbox-fixtures';
-import type { ApplicationRecord, MessageRecord } from '../store/state';
 import type { EmulatorCore } from './emulator-core';
 
 /** The authenticated caller of a /v1 request. */

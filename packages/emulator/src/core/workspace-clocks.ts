@@ -1,6 +1,6 @@
 import type { ClockMode } from '../clock/clock-types';
 import { createTimeline, type Timeline } from '../clock/create-timeline';
-import type { WorkspaceRecord } from '../store/state';
+import type { WorkspaceRecord } from '../domain/records';
 
 /**
  * The timelines of the emulator: the global one, and one per workspace created with a clock of

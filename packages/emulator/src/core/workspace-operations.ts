@@ -1,7 +1,7 @@
 import type { ClockMode } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
-import type { WorkspaceRecord } from '../store/state';
+import type { WorkspaceRecord } from '../domain/records';
 import type { EmulatorCore } from './emulator-core';
 import { savedClock } from './workspace-clocks';
 

@@ -11,15 +11,6 @@ import type {
 } from '../domain/records';
 import { createWebhooksState, type WebhooksState } from './webhook-records';
 
-export type {
-  ApplicationRecord,
-  ConnectionRecord,
-  EventRecord,
-  IdempotencyRecord,
-  MessageRecord,
-  WorkspaceRecord,
-} from '../domain/records';
-
 /** The whole persisted state: plain JSON. */
 export interface EmulatorState {
   version: 1;

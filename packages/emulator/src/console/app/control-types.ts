@@ -1,6 +1,6 @@
 import type { Connection, ListEnvelope, Message, Template, WebhookEvent } from '@parley/sdk';
 import type { usage } from '../../core/usage';
-import type { ApplicationRecord } from '../../store/state';
+import type { ApplicationRecord } from '../../domain/records';
 import type { DeliveryView, EndpointView } from '../../webhooks/_webhook-records';
 
 /** The answers of the control API the console reads, typed from the emulator's own definitions. */
