@@ -222,6 +222,47 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await polling.close();
   });
 
+  it('adds a fault from the Testing tools view and an SDK call gets it; shows chaos per endpoint', async () => {
+    await page.goto(`${server.consoleUrl}#view=testing`);
+    await page.locator('#app-select').selectOption({ label: 'Views app (sandbox)' });
+    await page.locator('#workspace-clock-kind', { hasText: 'Shares the global clock' }).waitFor();
+    await page.locator('#magic-numbers td', { hasText: '+15550101006' }).waitFor();
+    await page.locator('#fault-method').selectOption('POST');
+    await page.locator('#fault-path').fill('/v1/messages');
+    await page.locator('#fault-status').fill('503');
+    await page.locator('#fault-code').fill('internal_error');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await announced('Fault added: 503 internal_error.');
+    await page.locator('#fault-list tr', { hasText: '1 of 1' }).waitFor();
+
+    const parley = new Parley({ apiKey: server.sandboxKey, baseUrl: server.baseUrl, maxRetries: 0 });
+    const [connection] = (await parley.connections.list()).data;
+    const send = () =>
+      parley.messages.send({
+        connection_id: connection!.id,
+        to: '+33612345678',
+        type: 'text',
+        text: 'Faulted',
+      });
+    await expect(send()).rejects.toMatchObject({ status: 503, code: 'internal_error' });
+    await page.locator('#fault-list tr', { hasText: '0 of 1' }).waitFor();
+    await expect(send()).resolves.toMatchObject({ status: 'queued' });
+    await page.getByRole('button', { name: 'Clear all faults' }).click();
+    await announced('Every fault removed.');
+    await page.locator('#fault-list', { hasText: 'No fault' }).waitFor();
+
+    const control = server.emulator.control;
+    const app = control.listApplications().find((candidate) => candidate.name === 'Views app')!;
+    const endpoint = await control.createEndpoint(app.id, { url: receiver.url, events: ['webhook.test'] });
+    await control.setChaos(endpoint.id, { duplicate: { next: 2 }, seed: 7 });
+    await view('Endpoints');
+    await page
+      .locator(`tr[data-endpoint-id="${endpoint.id}"] td.chaos-settings`, { hasText: 'duplicate next 2' })
+      .waitFor();
+    await control.deleteEndpoint(endpoint.id);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('has every view in light and dark (screenshots), without layout holes at 1280 and 800 px', async () => {
     await page.goto(server.consoleUrl);
     await page.locator('#app-select').selectOption({ label: 'Views app (sandbox)' });

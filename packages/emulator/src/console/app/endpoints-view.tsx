@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { ChaosView } from '../../core/control';
 import { ApiError, api, path, query } from './api';
 import { useConsole } from './console-context';
 import type { Application, Endpoint, List } from './control-types';
@@ -130,6 +131,7 @@ function EndpointTable({
           <th scope="col">URL</th>
           <th scope="col">Events</th>
           <th scope="col">Enabled</th>
+          <th scope="col">Chaos</th>
           <th scope="col">
             <span class="sr-only">Actions</span>
           </th>
@@ -151,6 +153,9 @@ function EndpointTable({
                 />
                 <span class="sr-only">Enabled: {endpoint.url}</span>
               </label>
+            </td>
+            <td class="chaos-settings">
+              <ChaosSettings endpointId={endpoint.id} />
             </td>
             <td class="actions">
               <button
@@ -187,5 +192,40 @@ function EndpointTable({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** How one setting reads: `next 2`, `rate 0.1`, with a `delayed` kind's delay. */
+function settingText(setting: { next?: number; rate?: number; delay_ms?: number }): string {
+  const amount = setting.next === undefined ? `rate ${setting.rate}` : `next ${setting.next}`;
+  return setting.delay_ms === undefined ? amount : `${amount}, ${setting.delay_ms} ms`;
+}
+
+/**
+ * An endpoint's webhook chaos (`GET /_emulator/endpoints/{id}/chaos`), read-only: the kinds set
+ * with `next` counting down, the seed, and how many deliveries got each kind.
+ */
+function ChaosSettings({ endpointId }: { endpointId: string }) {
+  const chaos = useLiveData(
+    () => api<ChaosView>('GET', path`/_emulator/endpoints/${endpointId}/chaos`),
+    [endpointId],
+  );
+  if (!chaos.data) return chaos.error ? <span class="muted">?</span> : null;
+  const { endpoint_id: _id, seed, applied, ...kinds } = chaos.data;
+  const set = Object.entries(kinds as Record<string, { next?: number; rate?: number; delay_ms?: number }>);
+  const counts = Object.entries(applied as Record<string, number>);
+  if (set.length === 0 && counts.length === 0) return <span class="muted">off</span>;
+  return (
+    <span>
+      {set.map(([kind, setting]) => (
+        <span key={kind} class="badge chaos" title={`Webhook chaos: ${kind} ${settingText(setting)}`}>
+          {kind} {settingText(setting)}
+        </span>
+      ))}
+      {seed !== null && <span class="muted"> seed {seed}</span>}
+      {counts.length > 0 && (
+        <span class="muted"> · applied {counts.map(([kind, count]) => `${kind} ${count}`).join(', ')}</span>
+      )}
+    </span>
   );
 }

@@ -8,6 +8,7 @@ export const VIEWS = [
   { name: 'endpoints', title: 'Endpoints' },
   { name: 'keys', title: 'Applications and keys' },
   { name: 'connections', title: 'Connections' },
+  { name: 'testing', title: 'Testing tools' },
 ] as const;
 
 export type ViewName = (typeof VIEWS)[number]['name'];

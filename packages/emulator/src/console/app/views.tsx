@@ -5,6 +5,7 @@ import { EndpointsView } from './endpoints-view';
 import { KeysView } from './keys-view';
 import { MessagesView } from './messages-view';
 import type { ViewName } from './route';
+import { TestingToolsView } from './testing-tools-view';
 import { TimelineView } from './timeline-view';
 
 /**
@@ -25,5 +26,7 @@ export function CurrentView({ view, app }: { view: ViewName; app: Application })
       return <KeysView key={app.id} app={app} />;
     case 'connections':
       return <ConnectionsView key={app.id} app={app} />;
+    case 'testing':
+      return <TestingToolsView key={app.id} app={app} />;
   }
 }
