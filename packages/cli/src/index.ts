@@ -11,9 +11,22 @@ export {
   type ClockAdvanceOptions,
   type ClockAdvanceResult,
 } from './commands/emulator/advance';
-export { emulatorClock } from './commands/emulator/clock';
+export { type ChaosOptions, type ChaosResult, endpointChaos } from './commands/emulator/chaos';
+export { type EmulatorClockOptions, emulatorClock } from './commands/emulator/clock';
+export { addFault, type FaultsAddOptions } from './commands/emulator/faults-add';
+export {
+  clearFaults,
+  type FaultsClearOptions,
+  type FaultsClearResult,
+} from './commands/emulator/faults-clear';
+export { listFaults } from './commands/emulator/faults-list';
 export { type EmulatorStartOptions, startEmulator } from './commands/emulator/index';
-export { type EmulatorResetResult, resetEmulator } from './commands/emulator/reset';
+export { magicNumbers } from './commands/emulator/magic-numbers';
+export {
+  type EmulatorResetOptions,
+  type EmulatorResetResult,
+  resetEmulator,
+} from './commands/emulator/reset';
 export { type EmulatorStatus, emulatorStatus } from './commands/emulator/status';
 export { type ListenOptions, type ListenSummary, listen, type PrintedSecret } from './commands/listen/index';
 export { getMessage, type MessagesGetOptions } from './commands/messages/index';
