@@ -9,6 +9,10 @@ const zone: Record<string, readonly string[]> = {
   'metadata.example.com': ['169.254.169.254'],
   'ula.example.com': ['fd00::1'],
   'odd.example.com': ['0x5d.184.216.34', '2606:4700:4700:0:0:0:0:1111'],
+  'empty.example.com': [],
+  'alias.example.com': ['not-an-ip'],
+  'scoped.example.com': ['fe80::1%eth0'],
+  'scoped-public.example.com': ['2606:4700:4700::1111%eth0'],
 };
 const lookups: string[] = [];
 const resolver: HostResolver = async (hostname) => {
@@ -189,6 +193,68 @@ describe('checkEndpointTarget: the addresses an attempt connects to', () => {
     expect(await checkEndpointTarget('http://localhost:3000/', 'local', resolver)).toEqual({
       href: 'http://localhost:3000/',
       addresses: null,
+    });
+  });
+});
+
+describe('checkEndpointUrl: the exact reason of each refusal', () => {
+  const LOCAL_HINT = ' (http and other ports are accepted only for loopback hosts)';
+
+  it.each([
+    ['http://hooks.example.com/', 'strict', 'it must use https'],
+    ['http://hooks.example.com/', 'local', `it must use https${LOCAL_HINT}`],
+    ['https://hooks.example.com:8443/', 'strict', 'it must use port 443'],
+    ['https://hooks.example.com:8443/', 'local', `it must use port 443${LOCAL_HINT}`],
+    ['https://localhost/', 'strict', 'localhost is not a public host'],
+    ['https://app.localhost/', 'strict', 'localhost is not a public host'],
+    ['https://app.localhost/', 'local', 'localhost is not a public host'],
+    ['https://intranet/', 'strict', 'intranet is not a public host name'],
+    ['https://10.1.2.3/', 'strict', '10.1.2.3 is a private address'],
+    ['https://[::1]/', 'strict', '::1 is a loopback address'],
+    ['https://rebind.example.com/', 'strict', 'rebind.example.com resolves to 10.0.0.5, a private address'],
+    [
+      'https://scoped.example.com/',
+      'strict',
+      'scoped.example.com resolves to fe80::1%eth0, a link-local address',
+    ],
+    ['https://alias.example.com/', 'strict', 'alias.example.com resolves to not-an-ip, not an IP address'],
+    ['https://empty.example.com/', 'strict', 'empty.example.com could not be resolved'],
+    ['https://nowhere.example.com/', 'strict', 'nowhere.example.com could not be resolved'],
+    ['ftp://hooks.example.com/', 'local', 'scheme ftp: is not https'],
+    ['https://user@hooks.example.com/', 'strict', 'credentials in the URL are not allowed'],
+    ['http://:pw@127.0.0.1:8080/', 'local', 'credentials in the URL are not allowed'],
+    ['hooks.example.com/parley', 'strict', 'not an absolute URL'],
+  ] as const)('%s (%s): %s', async (url, policy, expected) => {
+    await expect(checkEndpointUrl(url, policy, resolver)).rejects.toMatchObject({
+      code: 'invalid_url',
+      status: 400,
+      message: `Endpoint URL refused: ${expected}.`,
+      details: { field: 'url', reason: expected },
+    });
+  });
+
+  it('2,048 characters accepted, 2,049 refused', async () => {
+    const base = 'https://hooks.example.com/';
+    const longest = base + 'a'.repeat(2048 - base.length);
+    expect(await checkEndpointUrl(longest, 'strict', resolver)).toBe(longest);
+    await expect(checkEndpointUrl(`${longest}a`, 'strict', resolver)).rejects.toMatchObject({
+      details: { reason: 'longer than 2048 characters' },
+    });
+  });
+
+  it('not a string: validation_error, url required', async () => {
+    await expect(checkEndpointUrl('', 'local', resolver)).rejects.toMatchObject({
+      code: 'validation_error',
+      status: 400,
+      message: 'url must be a non-empty string.',
+      details: { field: 'url', reason: 'required' },
+    });
+  });
+
+  it('a resolver answer with a zone id is checked and dialled without it', async () => {
+    expect(await checkEndpointTarget('https://scoped-public.example.com/', 'strict', resolver)).toEqual({
+      href: 'https://scoped-public.example.com/',
+      addresses: ['2606:4700:4700::1111'],
     });
   });
 });

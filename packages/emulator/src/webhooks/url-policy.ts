@@ -22,11 +22,15 @@ function refuse(reason: string): never {
   throw new DomainError('invalid_url', `Endpoint URL refused: ${reason}.`, { field: 'url', reason });
 }
 
-/** Why a literal address is not public, or `null`; `undefined` when the host is not an IP literal. */
+/**
+ * Why a literal address is not public, or `null`; `undefined` when the host is not an IP literal.
+ * `host` never holds a zone id (`%eth0`): the URL parser refuses one, and resolver answers lose
+ * theirs in `normaliseAddress`.
+ */
 function literalRefusalReason(host: string): string | null | undefined {
   const ipv4 = parseIpv4(host);
   if (ipv4 !== null) return ipv4RefusalReason(ipv4);
-  const ipv6 = host.includes(':') ? parseIpv6(host.replace(/%.*$/, '')) : null;
+  const ipv6 = host.includes(':') ? parseIpv6(host) : null;
   if (ipv6 !== null) return ipv6RefusalReason(ipv6);
   return undefined;
 }
