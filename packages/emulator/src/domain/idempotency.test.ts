@@ -27,6 +27,8 @@ describe('Idempotency-Key header (DESIGN §2)', () => {
     expect(thrown(() => parseIdempotencyKey(null))).toMatchObject({
       code: 'idempotency_key_required',
       status: 400,
+      message:
+        'POST /v1/messages needs an Idempotency-Key header: a unique string per send, reused only to retry it.',
       details: undefined,
     });
   });
@@ -124,6 +126,8 @@ describe('findReplay', () => {
     ).toMatchObject({
       code: 'idempotency_key_reused',
       status: 409,
+      message:
+        'This Idempotency-Key was already used with a different request body; use a new key for a new send.',
     });
     expect(findReplay(records, messages, slot, other, ACCEPTED + IDEMPOTENCY_TTL_MS)).toBeUndefined();
   });
@@ -133,7 +137,11 @@ describe('findReplay', () => {
   });
 
   test('inUseError: 409 idempotency_key_in_use', () => {
-    expect(inUseError()).toMatchObject({ code: 'idempotency_key_in_use', status: 409 });
+    expect(inUseError()).toMatchObject({
+      code: 'idempotency_key_in_use',
+      status: 409,
+      message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+    });
     expect(inUseError()).toBeInstanceOf(DomainError);
   });
 });

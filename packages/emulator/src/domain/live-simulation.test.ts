@@ -31,9 +31,20 @@ function thrown(run: () => unknown): DomainError {
   throw new Error('expected a DomainError');
 }
 
+const MESSAGES: Record<string, string> = {
+  body: 'The body must be a JSON object.',
+  application_id:
+    'Sandbox applications have the two fixed sandbox connections; add connections to live applications.',
+  phone_number: 'phone_number must be "+" followed by 8 to 15 digits.',
+  name: 'name must be a string of 1 to 200 characters.',
+  from: 'from must be "+" followed by 8 to 15 digits.',
+  text: 'text must be a string of 1 to 4096 characters.',
+};
+
 const invalid = (field: string, reason: string) => ({
   code: 'validation_error',
   status: 400,
+  message: MESSAGES[field],
   details: { field, reason },
 });
 

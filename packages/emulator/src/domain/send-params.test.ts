@@ -30,7 +30,38 @@ function refusal(body: unknown): { message: string; details: unknown } {
   }
   throw new Error('expected a validation_error');
 }
-const reason = (body: unknown) => refusal(body).details;
+
+/** The message of each refusal, by `field reason`: every refusal below must say exactly this. */
+const MESSAGES: Record<string, string> = {
+  'body invalid_type': 'The request body must be a JSON object.',
+  'extra unknown_field': 'Unknown field extra.',
+  'connection_id required': 'connection_id is required.',
+  'connection_id invalid_type': 'connection_id must be a string.',
+  'connection_id invalid_format': 'connection_id must be a UUID.',
+  'to required': 'to is required.',
+  'to invalid_type': 'to must be a string.',
+  'type required': 'type is required.',
+  'type invalid_value': 'type must be "template" or "text".',
+  'client_reference invalid_type': 'client_reference must be a string.',
+  'text required': 'text is required.',
+  'text invalid_type': 'text must be a string.',
+  'text too_short': 'text must not be empty.',
+  'text not_allowed': 'text is only for type "text".',
+  'template not_allowed': 'template is only for type "template".',
+  'template required': 'template is required.',
+  'template invalid_type': 'template must be an object.',
+  'template.name required': 'template.name is required.',
+  'template.name invalid_type': 'template.name must be a string.',
+  'template.language required': 'template.language is required.',
+  'template.variables invalid_type': 'template.variables must be an array of strings.',
+};
+
+function reason(body: unknown): unknown {
+  const { message, details } = refusal(body);
+  const { field, reason } = details as { field: string; reason: string };
+  expect(message).toBe(MESSAGES[`${field} ${reason}`]);
+  return details;
+}
 
 describe('parseSendParams: the body of POST /v1/messages', () => {
   test('a template send, exactly', () => {
