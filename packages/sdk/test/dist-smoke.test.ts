@@ -130,4 +130,24 @@ describe('built dist', () => {
     expect(result.signature).toBe(67);
     expect((result.loaded as string[]).includes('node:crypto')).toBe(usesNodeCrypto);
   });
+
+  // Asking for node:crypto is not using it: with Web Crypto broken, only the node build still
+  // signs and verifies, so it cannot have fallen back to Web Crypto unnoticed.
+  it.each([
+    ['node build', `await import('@parley/sdk/webhooks')`, true],
+    ['default build', `await import(${JSON.stringify(dist('webhooks.js'))})`, false],
+  ])('the %s works with Web Crypto broken only when it runs node:crypto', (_name, load, works) => {
+    const result = run(
+      'esm',
+      `const broken = () => Promise.reject(new Error('Web Crypto used'));
+       Object.assign(Object.getPrototypeOf(crypto.subtle), { importKey: broken, sign: broken });
+       const webhooks = ${load};
+       const payload = JSON.stringify({ id: 'evt_1', type: 'webhook.test' });
+       const outcome = await webhooks.signWebhook({ payload, secret: 'whsec_x', id: 'evt_1' })
+         .then((headers) => webhooks.verifyWebhook(payload, headers, 'whsec_x'))
+         .then((event) => event.id, (error) => error.message);
+       console.log(JSON.stringify({ outcome }));`,
+    );
+    expect(result.outcome).toBe(works ? 'evt_1' : 'Web Crypto used');
+  });
 });

@@ -13,6 +13,7 @@ export function abortable<Value>(work: PromiseLike<Value>, signal: AbortSignal |
   return new Promise<Value>((resolve, reject) => {
     const onAbort = () => reject(new APIUserAbortError(signal?.reason));
     if (signal?.aborted) onAbort();
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the finally below removes it too
     signal?.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(work)
       .then(resolve, reject)

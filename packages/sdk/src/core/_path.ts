@@ -3,9 +3,10 @@
  * path (`path\`connections/${id}/templates\``): `/`, `?` and `#` are escaped, dot segments refused.
  */
 export function path(strings: TemplateStringsArray, ...segments: readonly string[]): string {
-  let result = strings[0] ?? '';
+  // A template has one more string than values, so every index read here exists.
+  let result = strings[0]!;
   for (let index = 0; index < segments.length; index++) {
-    result += encodeSegment(segments[index]!) + (strings[index + 1] ?? '');
+    result += encodeSegment(segments[index]!) + strings[index + 1]!;
   }
   return result;
 }

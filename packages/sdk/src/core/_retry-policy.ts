@@ -3,7 +3,7 @@ import { errorCodeOf } from '../errors/_error-from-response';
 import { readRateLimit, readRetryAfter } from './rate-limit';
 
 /**
- * ky retry options for DESIGN §5: retry connection errors, timeouts, 5xx, 429 `rate_limited`
+ * ky retry options for DESIGN §5: retry connection errors, timeouts (408 too), 5xx, 429 `rate_limited`
  * (after `Retry-After`, failing fast beyond `maxRetryAfter`) and 409 `idempotency_key_in_use`;
  * never other 4xx or `daily_send_limit_reached`. A POST is retried on an ambiguous failure
  * (no answer, 5xx) only when it carries an Idempotency-Key, as `/messages` always does; a
@@ -18,8 +18,8 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
     backoffLimit: 8_000,
     // Jitter keeps many clients that failed together from retrying in lockstep.
     jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
-    // `true` retries after the backoff above. `undefined` is left only for 429 and 503, which
-    // ky's default `statusCodes` and `afterStatusCodes` retry after `Retry-After`.
+    // `true` retries after the backoff above. `undefined` is left only for 429, and 503 with
+    // Retry-After, which ky's default `statusCodes` and `afterStatusCodes` retry after it.
     shouldRetry: ({ error }) => {
       const http = isHTTPError(error);
       if (!http && !isTimeoutError(error) && !isNetworkError(error)) return false;
@@ -34,13 +34,18 @@ export function retryPolicy(maxRetries: number, maxRetryAfter: number): RetryOpt
       if (!http) return true;
       const { headers } = error.response;
       // ky waits Retry-After, or RateLimit-Reset when a 429 lacks it; past the cap, fail now.
+      const retryAfter = readRetryAfter(headers);
       const reset = status === 429 ? readRateLimit(headers)?.reset : undefined;
-      const wait = readRetryAfter(headers) ?? (reset === undefined ? undefined : reset * 1000);
+      const wait = retryAfter ?? (reset === undefined ? undefined : reset * 1000);
       if (wait !== undefined && wait > maxRetryAfter) return false;
       const code = errorCodeOf(error.data);
       if (status === 429) return code === 'daily_send_limit_reached' ? false : undefined;
       if (status === 409) return code === 'idempotency_key_in_use';
-      return status === 503 ? undefined : status >= 500;
+      // A 503 without Retry-After backs off: ky would wait its RateLimit-Reset, which every
+      // answer of the API carries and which times the rate-limit window, not the outage.
+      if (status === 503 && retryAfter !== undefined) return undefined;
+      // 408: the API or a proxy stopped waiting for the request, a timeout like our own.
+      return status >= 500 || status === 408;
     },
   };
 }

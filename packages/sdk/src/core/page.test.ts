@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestServer } from '../_test/test-server';
+import { APIPromise } from './api-promise';
+import { Page } from './page';
 
 const server = useTestServer();
 
@@ -76,4 +78,22 @@ describe('connections.list pagination', () => {
     expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
     expect(rateLimit).toEqual({ limit: 60, remaining: 59, reset: 42 });
   });
+});
+
+describe('Page.hasNextPage', () => {
+  it.each([
+    [true, 'cur_2', true],
+    [true, null, false],
+    [false, 'cur_2', false],
+    [false, null, false],
+  ] as const)(
+    'has_more %s with next_cursor %j: %s, fetching only then',
+    async (hasMore, cursor, expected) => {
+      const fetchPage = vi.fn(() => new APIPromise<Page<number>>(Promise.reject(new Error('fetched'))));
+      const page = new Page({ object: 'list', data: [1], has_more: hasMore, next_cursor: cursor }, fetchPage);
+      expect(page.hasNextPage()).toBe(expected);
+      if (!expected) expect(await page.getNextPage()).toBeNull();
+      expect(fetchPage).not.toHaveBeenCalled();
+    },
+  );
 });

@@ -26,7 +26,10 @@ export function readRateLimit(headers: Headers): RateLimitInfo | null {
 export function readRetryAfter(headers: Headers): number | undefined {
   const delay = seconds(headers, 'Retry-After');
   if (delay !== undefined) return delay * 1000;
-  const date = Date.parse(headers.get('Retry-After') ?? '');
+  // All three HTTP-date forms (RFC 9110 5.6.7) open with the day name: Date.parse alone would
+  // read "1.5" or "-1" as a day of 2001, a wait of 0 where ky sees no Retry-After at all.
+  const value = headers.get('Retry-After') ?? '';
+  const date = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 

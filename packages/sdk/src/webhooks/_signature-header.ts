@@ -9,6 +9,7 @@ import { decodeSignature, type Signature } from './_hmac';
 export function parseSignatureHeader(header: string): Signature[] | string {
   const signatures: Signature[] = [];
   // The common case, one signature outside a rotation, skips splitting.
+  // Stryker disable next-line ConditionalExpression: equivalent, splitting gives the same reason (invalid_signature_header or not)
   for (const part of header.length === 67 ? [header] : header.split(/, */)) {
     if (!part.startsWith('v1=')) {
       if (/^v\d{1,3}=/.test(part)) continue;

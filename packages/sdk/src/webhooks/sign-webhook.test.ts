@@ -49,12 +49,41 @@ describe('signWebhook', () => {
     expect(event.id).toBe(id);
   });
 
-  it('refuses an empty secret, id or a fractional timestamp', async () => {
-    await expect(signWebhook({ payload: body, secret: [], id })).rejects.toBeInstanceOf(TypeError);
-    await expect(signWebhook({ payload: body, secret, id: '' })).rejects.toBeInstanceOf(TypeError);
-    await expect(signWebhook({ payload: body, secret, id, timestamp: 1.5 })).rejects.toBeInstanceOf(
-      TypeError,
+  it('refuses an empty secret or an id that is not a non-empty string', async () => {
+    await expect(signWebhook({ payload: body, secret: [], id })).rejects.toThrow(
+      new TypeError('signWebhook: missing whsec_ secret'),
     );
+    for (const badId of ['', undefined, 42]) {
+      const error = await signWebhook({ payload: body, secret, id: badId as string }).catch(
+        (caught) => caught,
+      );
+      expect(Object.getPrototypeOf(error)).toBe(TypeError.prototype);
+      expect(error.message).toBe('signWebhook: id must be a non-empty string');
+    }
+  });
+
+  it.each([-1, -1_790_000_000, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])(
+    'refuses the timestamp %d with a TypeError saying what is expected',
+    async (badTimestamp) => {
+      const error = await signWebhook({ payload: body, secret, id, timestamp: badTimestamp }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(Object.getPrototypeOf(error)).toBe(TypeError.prototype);
+      expect((error as TypeError).message).toBe(
+        `signWebhook: timestamp must be whole unix seconds (0 or more), got ${badTimestamp}`,
+      );
+    },
+  );
+
+  it('signs timestamp 0 (1970-01-01T00:00:00Z), which verifies with the window off', async () => {
+    const headers = await signWebhook({ payload: body, secret, id, timestamp: 0 });
+    expect(headers).toEqual({
+      'parley-event-id': id,
+      'parley-timestamp': '0',
+      'parley-signature': `v1=${reference(secret, body, 0)}`,
+    });
+    const event = await verifyWebhook(body, headers, secret, { toleranceSeconds: Number.POSITIVE_INFINITY });
+    expect(event.id).toBe(id);
   });
 
   it('refuses a secret list with a hole or an unusable member instead of signing v1=undefined', async () => {

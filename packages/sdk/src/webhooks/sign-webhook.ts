@@ -10,7 +10,7 @@ export interface SignWebhookParams {
   secret: string | readonly string[];
   /** The event id (`evt_…`), also the `Parley-Event-Id` header. */
   id: string;
-  /** Unix time in seconds; defaults to now. */
+  /** Unix time in whole seconds, 0 or more; defaults to now. */
   timestamp?: number;
 }
 
@@ -32,8 +32,10 @@ export async function signWebhook({
   timestamp = Math.floor(Date.now() / 1000),
 }: SignWebhookParams): Promise<SignedWebhookHeaders> {
   const secrets = secretList(secret, 'signWebhook');
-  if (!id || !(Number.isSafeInteger(timestamp) && timestamp >= 0)) {
-    throw new TypeError('signWebhook: id must be a non-empty string, timestamp unix seconds');
+  if (typeof id !== 'string' || id === '') throw new TypeError('signWebhook: id must be a non-empty string');
+  // 0 is 1970-01-01T00:00:00Z, a valid time; a negative one has no digits-only header form.
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+    throw new TypeError(`signWebhook: timestamp must be whole unix seconds (0 or more), got ${timestamp}`);
   }
   const prefix = `${id}.${timestamp}.`;
   const signatures = await Promise.all(secrets.map((each) => signHex(each, prefix, payload)));

@@ -1,0 +1,85 @@
+import type * as NodeCrypto from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The `node` build swaps this module in for Web Crypto (tsup.config.ts). These tests prove that
+// node:crypto really runs: had it silently fallen back to Web Crypto, every result would still
+// be right, so each test also checks which implementation produced it.
+const secret = 'whsec_4eC39HqLyjWDarjtT1zdp7dc4eC39HqL';
+const prefix = 'evt_1.1790000000.';
+const body = '{"id":"evt_1","type":"webhook.test"}';
+const reference = (key: string) => createHmac('sha256', key).update(prefix).update(body).digest('hex');
+
+const nodeCrypto = process.getBuiltinModule('node:crypto') as typeof NodeCrypto;
+let hmac: typeof import('./_hmac-node');
+
+beforeEach(async () => {
+  // A fresh module each time: its key cache and its loaded node:crypto start empty.
+  vi.resetModules();
+  hmac = await import('./_hmac-node');
+  // Web Crypto made unusable: any use of it fails the test.
+  vi.spyOn(crypto.subtle, 'sign').mockRejectedValue(new Error('Web Crypto used'));
+  vi.spyOn(crypto.subtle, 'importKey').mockRejectedValue(new Error('Web Crypto used'));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the node:crypto HMAC', () => {
+  it('loads node:crypto through process.getBuiltinModule on first use', async () => {
+    const load = vi.spyOn(process, 'getBuiltinModule');
+    expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret));
+    expect(load.mock.calls).toEqual([['node:crypto']]);
+    await hmac.signHex(secret, prefix, body);
+    expect(load).toHaveBeenCalledOnce();
+  });
+
+  it('decodes a v1 value to 32 raw bytes, not hex text', () => {
+    const decoded = hmac.decodeSignature(reference(secret));
+    expect(decoded).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(decoded as Uint8Array).toString('hex')).toBe(reference(secret));
+  });
+
+  it('answers synchronously, with no promise, with Web Crypto unusable', () => {
+    const signature = hmac.decodeSignature(reference(secret))!;
+    expect(hmac.signatureMatches([secret], prefix, body, [signature])).toBe(true);
+    expect(hmac.signatureMatches(['whsec_other'], prefix, body, [signature])).toBe(false);
+    expect(hmac.signatureMatches([secret], prefix, new TextEncoder().encode(body), [signature])).toBe(true);
+  });
+
+  it('compares every candidate with every secret, also after a match (constant time)', () => {
+    const compare = vi.spyOn(nodeCrypto, 'timingSafeEqual');
+    const [match, other] = [reference(secret), reference('whsec_other')].map(
+      (hex) => hmac.decodeSignature(hex)!,
+    );
+    expect(hmac.signatureMatches([secret, 'whsec_third'], prefix, body, [match!, other!])).toBe(true);
+    expect(compare).toHaveBeenCalledTimes(4);
+  });
+
+  it('creates one KeyObject per secret, and starts the cache over past 32 secrets', async () => {
+    const create = vi.spyOn(nodeCrypto, 'createSecretKey');
+    await hmac.signHex(secret, prefix, body);
+    await hmac.signHex(secret, prefix, body);
+    expect(create).toHaveBeenCalledOnce();
+    for (let index = 1; index < 32; index++) await hmac.signHex(`whsec_${index}`, prefix, body);
+    await hmac.signHex(secret, prefix, body);
+    expect(create).toHaveBeenCalledTimes(32);
+    // The 33rd secret clears the cache, so the first one needs a new KeyObject.
+    await hmac.signHex('whsec_33', prefix, body);
+    await hmac.signHex(secret, prefix, body);
+    expect(create).toHaveBeenCalledTimes(34);
+  });
+
+  it('falls back to Web Crypto in a runtime without process', () => {
+    const decode = (hex: string) => {
+      vi.stubGlobal('process', undefined);
+      try {
+        return hmac.decodeSignature(hex);
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+    expect(decode(reference(secret).toUpperCase())).toBe(reference(secret));
+  });
+});
