@@ -74,7 +74,6 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     'parley emulator start --clock frozen',
     'parley emulator clock advance 5s',
     'parley emulator faults add --status 503 --code internal_error --path /v1/messages',
-    'parley emulator status',
   ],
   'emulator start': [
     'parley emulator start',
@@ -88,7 +87,6 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   ],
   'emulator clock advance': [
     'parley emulator clock advance 5s    # a sandbox message goes queued → sent → delivered',
-    'parley emulator clock advance 1h',
     `parley emulator clock advance 5s --workspace ${WORKSPACE}   # a workspace with its own clock`,
     'parley emulator clock advance 2d --base-url http://127.0.0.1:4011/v1',
   ],
@@ -106,7 +104,6 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     'parley emulator faults add --status 503 --code internal_error --method POST --path /v1/messages --times 2',
     'parley emulator faults add --status 429 --code rate_limited --retry-after 2',
     "parley emulator faults add --hang --path '/v1/messages/*'",
-    'parley emulator faults add --drop --json',
   ],
   'emulator faults list': ['parley emulator faults list', 'parley emulator faults list --json'],
   'emulator faults clear': [
@@ -120,7 +117,6 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'emulator chaos': [
     `parley emulator chaos ${ENDPOINT} --duplicate next:2 --stale-timestamp rate:0.1 --seed 42`,
     `parley emulator chaos ${ENDPOINT} --delayed next:1 --delay-ms 5000`,
-    `parley emulator chaos ${ENDPOINT} --show --json`,
     `parley emulator chaos ${ENDPOINT} --off`,
   ],
   'emulator status': ['parley emulator status', 'parley emulator status --json'],

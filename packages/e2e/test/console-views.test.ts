@@ -254,7 +254,14 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     const control = server.emulator.control;
     const app = control.listApplications().find((candidate) => candidate.name === 'Views app')!;
     const endpoint = await control.createEndpoint(app.id, { url: receiver.url, events: ['webhook.test'] });
-    await control.setChaos(endpoint.id, { duplicate: { next: 2 }, seed: 7 });
+    // Set over HTTP, as a script would: the control call is published on the activity stream, so the
+    // open page refreshes (an in-process call publishes nothing, and the row could keep "off").
+    const chaos = await fetch(`${server.controlUrl}/endpoints/${endpoint.id}/chaos`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ duplicate: { next: 2 }, seed: 7 }),
+    });
+    expect(chaos.status).toBe(200);
     await view('Endpoints');
     await page
       .locator(`tr[data-endpoint-id="${endpoint.id}"] td.chaos-settings`, { hasText: 'duplicate next 2' })
