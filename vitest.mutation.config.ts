@@ -12,9 +12,11 @@ export default defineConfig({
   test: {
     include: ['packages/sdk/src/**/*.test.ts', 'packages/emulator/src/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', 'packages/emulator/src/server/**'],
-    // One worker reused across files: each mutant runs a few files, and a fresh worker per
-    // file (~0.5 s) would cost more than the tests themselves.
-    isolate: false,
+    // Each test file in a fresh module graph (vitest's default, said here because it matters):
+    // a static mutant (a module-level table, an error class's name) only takes effect when its
+    // module is loaded again, and cached state (key caches) must not carry one mutant into the
+    // next. With `isolate: false` the run is twice as fast and such mutants falsely survive.
+    isolate: true,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
