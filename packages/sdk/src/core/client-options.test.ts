@@ -111,4 +111,16 @@ describe('resolveOptions', () => {
       );
     },
   );
+
+  it.each([
+    ['no process', undefined],
+    ['a process without env', {}],
+  ])('runs in a runtime with %s, from the options alone', (_runtime, runtimeProcess) => {
+    vi.stubGlobal('process', runtimeProcess);
+    try {
+      expect(resolveOptions(given)).toMatchObject(given);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

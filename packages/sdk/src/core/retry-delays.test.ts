@@ -100,4 +100,25 @@ describe('statuses retried', () => {
     expect(error.headers.get('retry-after')).toBe('11');
     expect(refused.gaps).toEqual([]);
   });
+
+  it('retries a 5xx whatever its RateLimit-Reset, which times the rate-limit window only', async () => {
+    const failed = { status: 500, body: {}, headers: { 'ratelimit-reset': '42' } };
+    const { outcome, gaps } = await gapsBetweenAttempts({ maxRetryAfter: 10_000 }, failed, ok);
+    expect(outcome.status).toBe('fulfilled');
+    expect(gaps).toHaveLength(1);
+  });
+
+  it('never retries an error that is not about the exchange (a bug in a custom fetch)', async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls++;
+      throw new RangeError('bug in my fetch');
+    };
+    const error = await server
+      .client({ fetch })
+      .status.get()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RangeError);
+    expect(calls).toBe(1);
+  });
 });
