@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
     generation = next;
   };
 
+  const writerId = randomBytes(4).toString('hex');
   const writeSnapshot = async (): Promise<void> => {
     if (!source) return;
     const journalGeneration = generation + 1;
@@ -62,7 +64,9 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
       journal_generation: journalGeneration,
       ...source(),
     } satisfies SnapshotFile);
-    const temporary = join(dir, `${SNAPSHOT}.${process.pid}.tmp`);
+    // One name per writer, not per process: two emulators of one process on one dir (a test's
+    // restart beside the "killed" run) must not remove or rename each other's temporary file.
+    const temporary = join(dir, `${SNAPSHOT}.${process.pid}.${writerId}.tmp`);
     try {
       if (!closed) openJournal(journalGeneration);
       const file = await open(temporary, 'w', DATA_FILE_MODE);
