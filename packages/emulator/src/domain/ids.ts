@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
+import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -32,15 +32,13 @@ export function newRequestId(): string {
   return 'req_' + randomHex32();
 }
 
-/** `length` random base62 characters without modulo bias. */
+/**
+ * `length` random base62 characters without modulo bias (`randomInt` rejects biased draws itself,
+ * as the signing secrets do). Keys are made rarely: one call per character costs nothing here.
+ */
 export function randomBase62(length: number): string {
   let text = '';
-  while (text.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 4 × 62: bytes above it would favour the first characters.
-      if (byte < 248 && text.length < length) text += BASE62[byte % 62];
-    }
-  }
+  for (let index = 0; index < length; index++) text += BASE62[randomInt(62)];
   return text;
 }
 

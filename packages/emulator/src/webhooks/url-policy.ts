@@ -30,7 +30,7 @@ function refuse(reason: string): never {
 function literalRefusalReason(host: string): string | null | undefined {
   const ipv4 = parseIpv4(host);
   if (ipv4 !== null) return ipv4RefusalReason(ipv4);
-  const ipv6 = host.includes(':') ? parseIpv6(host) : null;
+  const ipv6 = parseIpv6(host);
   if (ipv6 !== null) return ipv6RefusalReason(ipv6);
   return undefined;
 }
@@ -84,7 +84,7 @@ export async function checkEndpointTarget(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse(`scheme ${url.protocol} is not https`);
   if (url.username || url.password) refuse('credentials in the URL are not allowed');
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = unbracketed(url.hostname).replace(/\.$/, '');
 
   if (policy === 'local' && (host === 'localhost' || isLoopbackAddress(host))) {
     return { href: url.href, addresses: null };
@@ -117,12 +117,18 @@ export async function checkEndpointTarget(
   return { href: url.href, addresses };
 }
 
-// A resolver may answer any textual form; the URL parser folds it to the canonical one.
+// A resolver may answer any textual form (and a zone id, `%eth0`, that a socket address cannot
+// carry here); the URL parser folds the rest to the canonical one.
 function normaliseAddress(address: string): string {
-  const bare = address.replace(/%.*$/, '');
+  const bare = address.split('%')[0]!;
   try {
-    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '');
+    return unbracketed(new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname);
   } catch {
     return bare;
   }
+}
+
+/** A URL hostname without the brackets of an IPv6 literal (`[::1]` → `::1`). */
+function unbracketed(hostname: string): string {
+  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
