@@ -55,7 +55,7 @@ describe('readRetryAfter', () => {
     expect(retryAfter('Mon, 23 Nov 2026 09:59:00 GMT')).toBe(0);
   });
 
-  it.each(['1.5', '-1', '7 s', 'soon', '2026-11-23T10:00:05Z', '1e3'])(
+  it.each(['1.5', '-1', '7 s', 'soon', '2026-11-23T10:00:05Z', '1e3', 'x Mon, 23 Nov 2026 10:00:05 GMT'])(
     'is undefined for %j, neither delay-seconds nor an HTTP-date',
     (value) => {
       expect(retryAfter(value)).toBeUndefined();

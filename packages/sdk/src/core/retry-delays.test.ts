@@ -101,6 +101,17 @@ describe('statuses retried', () => {
     expect(refused.gaps).toEqual([]);
   });
 
+  it('retries a 5xx other than 503 with back-off even when it has a Retry-After', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const { outcome, gaps } = await gapsBetweenAttempts(
+      {},
+      { status: 501, body: {}, headers: { 'retry-after': '3' } },
+      ok,
+    );
+    expect(outcome.status).toBe('fulfilled');
+    expect(gaps[0]).toBeLessThanOrEqual(255);
+  });
+
   it('retries a 5xx whatever its RateLimit-Reset, which times the rate-limit window only', async () => {
     const failed = { status: 500, body: {}, headers: { 'ratelimit-reset': '42' } };
     const { outcome, gaps } = await gapsBetweenAttempts({ maxRetryAfter: 10_000 }, failed, ok);

@@ -24,6 +24,13 @@ describe('deepCanonicalJson', () => {
     );
   });
 
+  it('writes array-index keys first in numeric order, then the others by code unit, as the native path', () => {
+    const value = { b: 1, '10': 2, '2': 3, a: 4, '01': 5, '-1': 6, '4294967295': 7, '4294967294': 8, '': 9 };
+    expect(deepCanonicalJson(value)).toBe(
+      '{"2":3,"10":2,"4294967294":8,"":9,"-1":6,"01":5,"4294967295":7,"a":4,"b":1}',
+    );
+  });
+
   it('refuses a circular structure', () => {
     const loop: unknown[] = [];
     loop.push({ back: loop });

@@ -24,6 +24,9 @@ describe('the Web Crypto HMAC', () => {
     expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret));
     expect(await hmac.signHex(secret, prefix, body)).toBe(reference(secret));
     expect(importKey).toHaveBeenCalledOnce();
+    await hmac.signHex('whsec_other', prefix, body);
+    await hmac.signHex(secret, prefix, body);
+    expect(importKey).toHaveBeenCalledTimes(2);
     expect(importKey.mock.calls[0]?.slice(2)).toEqual([{ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']]);
   });
 
