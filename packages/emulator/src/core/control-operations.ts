@@ -110,7 +110,7 @@ export function revokeKey(core: EmulatorCore, id: string): void {
 /** Stores a key (its hash) and returns its view. */
 export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, scopes: string[]) {
   const hash = hashKey(key);
-  if (core.keyIndex.has(hash)) invalid('key', 'duplicate', 'This key already exists.');
+  if (core.hasKeyHash(hash)) invalid('key', 'duplicate', 'This key already exists.');
   const record: KeyRecord = {
     id: newId(),
     application_id: app.id,

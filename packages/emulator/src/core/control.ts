@@ -4,7 +4,8 @@ import { MAGIC_RECIPIENTS, type MagicRecipient } from '../domain/magic-recipient
 import type { ApplicationRecord } from '../domain/records';
 import type { chaosView } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
-import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
+import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
+import { advanceGlobalClock, globalClock } from './clock-operations';
 import {
   applicationConnections,
   type ConnectionWithTemplates,
@@ -12,6 +13,7 @@ import {
 } from './console-operations';
 import * as operations from './control-operations';
 import type { EmulatorCore } from './emulator-core';
+import * as endpoints from './endpoint-operations';
 import { createFault, type FaultView } from './fault-table';
 import * as live from './live-operations';
 import { type StateCounts, stateCounts } from './state-counts';
@@ -24,7 +26,7 @@ export type ChaosView = ReturnType<typeof chaosView>;
 
 /** What the control object needs from the running emulator. */
 export interface ControlRuntime {
-  core(): EmulatorCore;
+  core: EmulatorCore;
   /** Resolves once seeding and loading are done; async operations wait for it. */
   ready(): Promise<void>;
   /** Back to the seed state. */
@@ -115,7 +117,7 @@ export interface EmulatorControl {
 
 /** Builds the control functions over a runtime. */
 export function createControl(runtime: ControlRuntime): EmulatorControl {
-  const core = () => runtime.core();
+  const { core } = runtime;
   // Every change waits for the seed/loaded state, then is made durable before it is answered.
   const mutate = async <Value>(change: () => Value | Promise<Value>): Promise<Value> => {
     await runtime.ready();
@@ -125,78 +127,52 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
   };
   return {
     health: () => {
-      const health = { ok: true as const, version: runtime.version, counts: stateCounts(core()) };
+      const health = { ok: true as const, version: runtime.version, counts: stateCounts(core) };
       // The emulator still serves (ok stays true); the data dir's state is said next to it.
-      return core().durable ? { ...health, persistence: core().persistenceHealth() } : health;
+      return core.durable ? { ...health, persistence: core.persistenceHealth() } : health;
     },
     reset: () =>
       mutate(async () => {
         await runtime.reset();
         return { ok: true as const };
       }),
-    getClock: () => ({ now: new Date(core().now()).toISOString(), mode: core().timeline.clock.mode }),
-    advanceClock: (ms) =>
-      mutate(async () => {
-        await core().timeline.clock.advance(workspaces.checkAdvanceMs(ms));
-        const now = new Date(core().now()).toISOString();
-        core().activity.publish({
-          kind: 'clock',
-          application_ids: [],
-          now,
-          mode: core().timeline.clock.mode,
-        });
-        return { now };
-      }),
-    createWorkspace: (input) => mutate(() => workspaces.createWorkspace(core(), input)),
-    listWorkspaces: () => Object.values(core().state.workspaces).map(workspaces.workspaceView),
-    getWorkspaceClock: (id) => workspaces.workspaceClock(core(), id),
-    advanceWorkspaceClock: (id, ms) => mutate(() => workspaces.advanceWorkspaceClock(core(), id, ms)),
-    resetWorkspace: (id) => mutate(() => workspaces.resetWorkspace(core(), id)),
-    createApplication: (input) => mutate(() => operations.createApplication(core(), input)),
-    listApplications: () => Object.values(core().state.applications).map((app) => ({ ...app })),
-    createKey: (applicationId, input) => mutate(() => operations.createKey(core(), applicationId, input)),
-    revokeKey: (id) => mutate(() => operations.revokeKey(core(), id)),
+    getClock: () => globalClock(core),
+    advanceClock: (ms) => mutate(() => advanceGlobalClock(core, ms)),
+    createWorkspace: (input) => mutate(() => workspaces.createWorkspace(core, input)),
+    listWorkspaces: () => Object.values(core.state.workspaces).map(workspaces.workspaceView),
+    getWorkspaceClock: (id) => workspaces.workspaceClock(core, id),
+    advanceWorkspaceClock: (id, ms) => mutate(() => workspaces.advanceWorkspaceClock(core, id, ms)),
+    resetWorkspace: (id) => mutate(() => workspaces.resetWorkspace(core, id)),
+    createApplication: (input) => mutate(() => operations.createApplication(core, input)),
+    listApplications: () => Object.values(core.state.applications).map((app) => ({ ...app })),
+    createKey: (applicationId, input) => mutate(() => operations.createKey(core, applicationId, input)),
+    revokeKey: (id) => mutate(() => operations.revokeKey(core, id)),
     createEndpoint: (applicationId, input) =>
-      mutate(() => {
-        operations.findApplication(core(), applicationId);
-        return core().webhooks.createEndpoint(applicationId, input);
-      }),
-    listEndpoints: (applicationId) => core().webhooks.listEndpoints(applicationId),
-    updateEndpoint: (id, input) => mutate(() => core().webhooks.updateEndpoint(id, input)),
-    deleteEndpoint: (id) => mutate(() => core().webhooks.deleteEndpoint(id)),
-    rotateSecret: (id) => mutate(() => core().webhooks.rotateSecret(id)),
-    setChaos: (id, input) => mutate(() => core().webhooks.setChaos(id, input)),
-    getChaos: (id) => core().webhooks.getChaos(id),
-    clearChaos: (id) => mutate(() => core().webhooks.clearChaos(id)),
-    testEndpoint: (id) =>
-      mutate(() => {
-        const { application_id } = core().webhooks.getEndpoint(id);
-        const live = core().state.applications[application_id]?.environment === 'live';
-        const delivery = core().webhooks.testDelivery(id, live);
-        core().queueDeliveries([delivery]);
-        return { event_id: delivery.event_id };
-      }),
-    listDeliveries: (filter = {}) => core().webhooks.listDeliveries(filter),
-    replayDelivery: (id) =>
-      mutate(() => {
-        const delivery = core().webhooks.replayDelivery(id);
-        core().queueDeliveries([delivery]);
-        return toDeliveryView(delivery);
-      }),
-    usage: (applicationId) => usage(core(), applicationId),
+      mutate(() => endpoints.createEndpoint(core, applicationId, input)),
+    listEndpoints: (applicationId) => core.webhooks.listEndpoints(applicationId),
+    updateEndpoint: (id, input) => mutate(() => core.webhooks.updateEndpoint(id, input)),
+    deleteEndpoint: (id) => mutate(() => core.webhooks.deleteEndpoint(id)),
+    rotateSecret: (id) => mutate(() => core.webhooks.rotateSecret(id)),
+    setChaos: (id, input) => mutate(() => core.webhooks.setChaos(id, input)),
+    getChaos: (id) => core.webhooks.getChaos(id),
+    clearChaos: (id) => mutate(() => core.webhooks.clearChaos(id)),
+    testEndpoint: (id) => mutate(() => endpoints.testEndpoint(core, id)),
+    listDeliveries: (filter = {}) => core.webhooks.listDeliveries(filter),
+    replayDelivery: (id) => mutate(() => endpoints.replayDelivery(core, id)),
+    usage: (applicationId) => usage(core, applicationId),
     createConnection: (applicationId, input) =>
-      mutate(() => live.createConnection(core(), applicationId, input)),
-    disconnectConnection: (id) => mutate(() => live.disconnectConnection(core(), id)),
-    receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core(), connectionId, input)),
-    listMessages: (applicationId) => operations.listMessages(core(), applicationId),
-    listMessagePage: ({ applicationId, ...page } = {}) => operations.messagePage(core(), applicationId, page),
-    listApplicationConnections: (applicationId) => applicationConnections(core(), applicationId),
-    sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core(), applicationId, input)),
-    listEvents: (applicationId) => operations.listEvents(core(), applicationId),
-    createFault: (input) => mutate(() => createFault(core(), input)),
+      mutate(() => live.createConnection(core, applicationId, input)),
+    disconnectConnection: (id) => mutate(() => live.disconnectConnection(core, id)),
+    receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core, connectionId, input)),
+    listMessages: (applicationId) => operations.listMessages(core, applicationId),
+    listMessagePage: ({ applicationId, ...page } = {}) => operations.messagePage(core, applicationId, page),
+    listApplicationConnections: (applicationId) => applicationConnections(core, applicationId),
+    sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core, applicationId, input)),
+    listEvents: (applicationId) => operations.listEvents(core, applicationId),
+    createFault: (input) => mutate(() => createFault(core, input)),
     listMagicNumbers: () => MAGIC_RECIPIENTS.map((recipient) => ({ ...recipient })),
-    listFaults: () => core().faults.list(),
-    deleteFault: (id) => mutate(() => core().faults.delete(id)),
-    clearFaults: () => mutate(() => core().faults.clear()),
+    listFaults: () => core.faults.list(),
+    deleteFault: (id) => mutate(() => core.faults.delete(id)),
+    clearFaults: () => mutate(() => core.faults.clear()),
   };
 }

@@ -18,6 +18,7 @@ import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
 import { FaultTable } from './fault-table';
 import { MessageTimers } from './message-timers';
+import { SendIdempotency } from './send-idempotency';
 import { WorkspaceClocks } from './workspace-clocks';
 
 export type { Emitted } from './_event-outbox';
@@ -41,7 +42,7 @@ export interface CoreOptions {
  * persistence, message timers). Operations live in `v1-operations.ts` and `control-operations.ts`.
  */
 export class EmulatorCore {
-  state: EmulatorState;
+  #state: EmulatorState;
   /** The global timeline: the seed workspace's and every workspace's without a clock of its own. */
   readonly timeline: Timeline;
   /** Every timeline: {@link timeline} and the workspaces' own. */
@@ -49,16 +50,16 @@ export class EmulatorCore {
   readonly rateLimits: boolean;
   readonly urlPolicy: UrlPolicy;
   readonly persistence: Persistence;
-  webhooks: WebhookService;
+  #webhooks: WebhookService;
   /** Key id by SHA-256 of the key: a hash index, so lookup time says nothing about the key. */
-  keyIndex = new Map<string, string>();
-  /** Idempotency slots whose first request is still being read or processed. */
-  readonly inFlight = new Set<string>();
+  #keyIndex = new Map<string, string>();
+  /** Sends' Idempotency-Keys: held while in flight, replayed, committed. */
+  readonly idempotency = new SendIdempotency(() => this.state);
   /**
    * Message ids in acceptance order, so a page of the newest is read from the end instead of
    * scanning every message (`GET /_emulator/messages` took 51 ms at 80,000 messages).
    */
-  messageOrder: string[] = [];
+  #messageOrder: string[] = [];
   /** What happens, as it happens: the source of `GET /_emulator/stream`. Survives a reset. */
   readonly activity: ActivityFeed;
   /** Injected faults of `/_emulator/faults` (in memory only; a reset clears them). */
@@ -70,7 +71,7 @@ export class EmulatorCore {
   readonly #retrySchedule: RetrySchedule | undefined;
 
   constructor(options: CoreOptions) {
-    this.state = options.state;
+    this.#state = options.state;
     this.timeline = options.timeline;
     this.rateLimits = options.rateLimits;
     this.urlPolicy = options.urlPolicy;
@@ -85,8 +86,39 @@ export class EmulatorCore {
       const applicationId = draft.application_ids[0];
       return applicationId === undefined ? this.now() : this.nowFor(applicationId);
     });
-    this.webhooks = this.#createWebhooks();
+    this.#webhooks = this.#createWebhooks();
     this.#indexState();
+  }
+
+  /** The records; replaced as a whole only by {@link replaceState}. */
+  get state(): EmulatorState {
+    return this.#state;
+  }
+
+  /** The webhook service of the current state (a new one after {@link replaceState}). */
+  get webhooks(): WebhookService {
+    return this.#webhooks;
+  }
+
+  /** Message ids in acceptance order (oldest first). */
+  get messageOrder(): readonly string[] {
+    return this.#messageOrder;
+  }
+
+  /** How many keys authenticate. */
+  get keyCount(): number {
+    return this.#keyIndex.size;
+  }
+
+  /** Whether a key with this hash exists. */
+  hasKeyHash(hash: string): boolean {
+    return this.#keyIndex.has(hash);
+  }
+
+  /** Drops the ids of messages no longer stored (a workspace's reset) from the acceptance order. */
+  forgetRemovedMessages(): void {
+    const { messages } = this.#state;
+    this.#messageOrder = this.#messageOrder.filter((messageId) => messages[messageId] !== undefined);
   }
 
   /** Global emulator time (the seed workspace's, and every workspace's without its own clock). */
@@ -128,10 +160,10 @@ export class EmulatorCore {
   async replaceState(state: EmulatorState): Promise<void> {
     await this.webhooks.close();
     this.clocks.clearJobs();
-    this.state = state;
+    this.#state = state;
     this.clocks.rebuild(state.workspaces);
-    this.inFlight.clear();
-    this.webhooks = this.#createWebhooks();
+    this.idempotency.clear();
+    this.#webhooks = this.#createWebhooks();
     this.#timers = new Map();
     this.#indexState();
     this.restoreTimers();
@@ -163,17 +195,17 @@ export class EmulatorCore {
 
   /** Registers a key hash for authentication. */
   indexKey(hash: string, keyId: string): void {
-    this.keyIndex.set(hash, keyId);
+    this.#keyIndex.set(hash, keyId);
   }
 
   /** Forgets a revoked key's hash: it no longer authenticates. */
   unindexKey(hash: string): void {
-    this.keyIndex.delete(hash);
+    this.#keyIndex.delete(hash);
   }
 
   /** The key record for a presented key, if it exists. */
   findKey(presented: string) {
-    const keyId = this.keyIndex.get(hashKey(presented));
+    const keyId = this.#keyIndex.get(hashKey(presented));
     return keyId === undefined ? undefined : this.state.keys[keyId];
   }
 
@@ -246,7 +278,7 @@ export class EmulatorCore {
   /** Stores an accepted or received message (after its journal entry is written). */
   addMessage(record: MessageRecord): void {
     this.state.messages[record.message.id] = record;
-    this.messageOrder.push(record.message.id);
+    this.#messageOrder.push(record.message.id);
     this.activity.publish({
       kind: 'message',
       application_ids: [record.application_id],
@@ -256,8 +288,8 @@ export class EmulatorCore {
   }
 
   #indexState(): void {
-    this.keyIndex = new Map(Object.values(this.state.keys).map((key) => [key.hash, key.id]));
+    this.#keyIndex = new Map(Object.values(this.state.keys).map((key) => [key.hash, key.id]));
     // A dictionary keeps insertion order, which is acceptance order (snapshot, then journal).
-    this.messageOrder = Object.keys(this.state.messages);
+    this.#messageOrder = Object.keys(this.state.messages);
   }
 }

@@ -1,7 +1,6 @@
 import type { Connection, Message, SendMessageParams } from '@parley/sdk';
 import { assertUnderDailyCap, sendsAfterThisOne } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
-import { idempotencyRecord } from '../domain/idempotency';
 import { formatTimestamp, newId } from '../domain/ids';
 import { magicRefusal } from '../domain/magic-recipients';
 import type { MessageRecord } from '../domain/records';
@@ -77,13 +76,12 @@ export function sendMessage(
     accepted_at: now,
     announced: 0,
   };
-  const replayRecord = idempotencyRecord(idempotency.fingerprint, message.id);
   const dailySends = live ? sendsAfterThisOne(core.state.daily_sends, workspaceId, now) : undefined;
   // Journal entries are built only when they reach a disk (`--data-dir`).
   const entries: JournalEntry[] = [];
   if (core.durable) {
     entries.push({ c: 'messages', id: message.id, v: record });
-    entries.push({ c: 'idempotency', id: idempotency.slot, v: replayRecord });
+    entries.push(core.idempotency.entry(idempotency.slot, idempotency.fingerprint, message.id));
     if (dailySends) entries.push({ c: 'daily_sends', id: workspaceId, v: dailySends });
   }
   // spec 3.2: the failed status event is queued at once; emit journals it with the entries above.
@@ -91,7 +89,7 @@ export function sendMessage(
   else if (entries.length > 0) core.journal(entries);
   // Written (or no data dir): only now does memory change.
   core.addMessage(record);
-  core.state.idempotency[idempotency.slot] = replayRecord;
+  core.idempotency.commit(idempotency.slot, idempotency.fingerprint, message.id);
   if (dailySends) core.state.daily_sends[workspaceId] = dailySends;
   if (!error) core.scheduleMessage(record);
   core.changed();

@@ -20,7 +20,7 @@ export function stateCounts(core: EmulatorCore): StateCounts {
   return {
     workspaces: Object.keys(state.workspaces).length,
     applications: Object.keys(state.applications).length,
-    keys: core.keyIndex.size,
+    keys: core.keyCount,
     endpoints: Object.keys(state.webhooks.endpoints).length,
     messages: core.messageOrder.length,
     pending_deliveries: pending,

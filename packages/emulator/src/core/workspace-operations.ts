@@ -158,7 +158,7 @@ export function resetWorkspace(core: EmulatorCore, id: string): { ok: true; work
   for (const [messageId, record] of Object.entries(state.messages)) {
     if (record.workspace_id === id) delete state.messages[messageId];
   }
-  core.messageOrder = core.messageOrder.filter((messageId) => state.messages[messageId] !== undefined);
+  core.forgetRemovedMessages();
   for (const slot of Object.keys(state.idempotency)) {
     if (keys.has(slot.slice(0, slot.indexOf('\n')))) delete state.idempotency[slot];
   }

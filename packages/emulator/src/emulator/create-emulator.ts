@@ -130,14 +130,14 @@ export function assembleEmulator(
     if (core.durable) await persistence.flush();
   };
   const runtime: ControlRuntime = {
-    core: () => core,
+    core,
     reset: seedState,
     ready: () => readyPromise,
     commit: () => persistence.flush(),
     version: EMULATOR_VERSION,
   };
   const control = createControl(runtime);
-  const app = createHttpApp(() => core, control, {
+  const app = createHttpApp(core, control, {
     renderConsole: async () => {
       const { renderConsolePage } = await import('../console/console-page');
       return renderConsolePage(control.getClock());

@@ -27,7 +27,7 @@ export interface ControlResult {
  * JSON body counts as `{}`, and errors use the spec's error body.
  */
 export function controlHandler(
-  getCore: () => EmulatorCore,
+  core: EmulatorCore,
   run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
 ) {
   return async (event: H3Event): Promise<Response> => {
@@ -37,7 +37,7 @@ export function controlHandler(
     // Changes only: the console's own reads would otherwise fill the feed it watches.
     if (event.req.method !== 'GET') {
       const segments = event.url.pathname.split('/');
-      getCore().activity.publish({
+      core.activity.publish({
         kind: 'control',
         application_ids: segments[2] === 'applications' && segments[3] ? [segments[3]] : [],
         method: event.req.method,
@@ -61,7 +61,7 @@ export function controlHandler(
         body = parseJsonBody(read, {});
       }
       const segments = event.url.pathname.split('/').slice(2).map(decodeSegment);
-      const result = await run({ core: getCore(), url: event.url, segments, body });
+      const result = await run({ core: core, url: event.url, segments, body });
       return jsonResponse(result.status, result.body, requestId);
     } catch (error) {
       return errorResponse(error, requestId);

@@ -1,11 +1,13 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
 import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
+import { rejectIfExhausted } from '../core/rate-limits';
+import type { IdempotencyTicket } from '../core/send-idempotency';
 import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
-import { consume, exhaustedBucket, type RateLimitState, report } from '../domain/rate-limit-window';
+import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
 import { PersistenceError } from '../store/data-dir-errors';
 import { applyFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
@@ -16,14 +18,14 @@ export interface V1Call {
   core: EmulatorCore;
   caller: Caller;
   request: Request;
+  /** The h3 event (route params). */
+  event: H3Event;
   /** The parsed request URL (h3's). */
   url: URL;
   /** The parsed JSON body (routes with `readsBody`). */
   body: unknown;
-  /** Buckets this call will be counted against; a handler may change it (idempotent replay). */
-  charge: readonly RateLimitBucket[];
-  /** What `beforeBody` returned. */
-  prepared: unknown;
+  /** The Idempotency-Key's hold (routes with `holdsIdempotencyKey`), released once answered. */
+  ticket: IdempotencyTicket | undefined;
 }
 
 /** A handler's answer. */
@@ -31,6 +33,8 @@ export interface V1Result {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The buckets the call is counted against when not the route's (an idempotent replay: `requests` only). */
+  charge?: readonly RateLimitBucket[];
 }
 
 /** How one /v1 route is guarded. */
@@ -42,10 +46,11 @@ export interface V1RouteSpec {
   /** Checked before the scope: `POST /sandbox/events` answers `sandbox_only` to live keys first. */
   sandboxOnly?: boolean;
   readsBody?: boolean;
-  /** Runs before the body is read (idempotency in-flight marking); its result is `call.prepared`. */
-  beforeBody?: (core: EmulatorCore, caller: Caller, request: Request) => unknown;
-  /** Runs once the call is answered, whatever the outcome, with what `beforeBody` returned. */
-  afterCall?: (core: EmulatorCore, prepared: unknown) => void;
+  /**
+   * Holds the request's Idempotency-Key from before the body is read until the call is answered
+   * (`core.idempotency.begin/release`), so a second request with it meanwhile is told it is in use.
+   */
+  holdsIdempotencyKey?: boolean;
   run: (call: V1Call) => V1Result;
 }
 
@@ -110,7 +115,9 @@ async function handle(
     return errorResponse(error, requestId);
   }
   trace.caller = caller;
-  const prepared = spec.beforeBody?.(core, caller, request);
+  const ticket = spec.holdsIdempotencyKey
+    ? core.idempotency.begin(caller.key.id, request.headers.get('idempotency-key'))
+    : undefined;
   try {
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
     // A reset may have replaced the state while the body was read.
@@ -120,9 +127,9 @@ async function handle(
         requestId,
       );
     }
-    return answer(core, event, spec, caller, read, prepared, requestId);
+    return answer(core, event, spec, caller, read, ticket, requestId);
   } finally {
-    spec.afterCall?.(core, prepared);
+    if (ticket) core.idempotency.release(ticket);
   }
 }
 
@@ -132,7 +139,7 @@ function answer(
   spec: V1RouteSpec,
   caller: Caller,
   read: BodyRead | undefined,
-  prepared: unknown,
+  ticket: IdempotencyTicket | undefined,
   requestId: string,
 ): Response {
   const request = event.req;
@@ -143,11 +150,12 @@ function answer(
     core,
     caller,
     request,
+    event,
     url: event.url,
     body: undefined,
-    charge: chargeOf(spec.bucket),
-    prepared,
+    ticket,
   };
+  const charge = chargeOf(spec.bucket);
   // Without rate limits (load tests) no header object is built at all.
   const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> | undefined =>
     core.rateLimits ? rateLimitHeaders(limits, keyId, bucket, now) : undefined;
@@ -155,7 +163,7 @@ function answer(
   const now = core.nowIn(caller.application.workspace_id);
   try {
     // `sends` is checked by the handler, after an idempotent replay had its chance (it costs no send).
-    const early = spec.bucket === 'templates' ? call.charge : REQUESTS_ONLY;
+    const early = spec.bucket === 'templates' ? charge : REQUESTS_ONLY;
     rejectIfExhausted(core, keyId, early, now);
     if (spec.sandboxOnly && caller.application.environment !== 'sandbox') {
       throw new DomainError(
@@ -169,7 +177,7 @@ function answer(
       call.body = parseJsonBody(read);
     }
     const result = spec.run(call);
-    if (core.rateLimits) consume(limits, keyId, call.charge, now);
+    if (core.rateLimits) consume(limits, keyId, result.charge ?? charge, now);
     const headers = rateHeaders(ownBucket, now);
     return jsonResponse(
       result.status,
@@ -187,7 +195,7 @@ function answer(
       });
     }
     // A change the data dir could not store was not made: like a refusal, it consumes nothing.
-    if (core.rateLimits && !(error instanceof PersistenceError)) consume(limits, keyId, call.charge, now);
+    if (core.rateLimits && !(error instanceof PersistenceError)) consume(limits, keyId, charge, now);
     return errorResponse(error, requestId, rateHeaders(ownBucket, now));
   }
 }
@@ -204,24 +212,4 @@ function rateLimitHeaders(
     'ratelimit-remaining': String(figures.remaining),
     'ratelimit-reset': String(figures.resetSeconds),
   };
-}
-
-/** 429 `rate_limited` when one of `buckets` is exhausted (nothing is consumed). */
-export function rejectIfExhausted(
-  core: EmulatorCore,
-  keyId: string,
-  buckets: readonly RateLimitBucket[],
-  now: number,
-): void {
-  if (!core.rateLimits) return;
-  const bucket = exhaustedBucket(core.state.rate_limits, keyId, buckets, now);
-  if (bucket) {
-    throw new DomainError(
-      'rate_limited',
-      `Rate limit of the ${bucket} bucket reached; retry after the window resets.`,
-      {
-        bucket,
-      },
-    );
-  }
 }

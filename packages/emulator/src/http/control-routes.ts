@@ -7,7 +7,7 @@ import { applicationFilter, type ControlCall, type ControlResult, controlHandler
 import { pageQueryOf, paginate } from './_pagination';
 
 /** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
-export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, control: EmulatorControl): void {
+export function registerControlRoutes(app: H3, core: EmulatorCore, control: EmulatorControl): void {
   const route = (
     method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     path: string,
@@ -15,7 +15,7 @@ export function registerControlRoutes(app: H3, getCore: () => EmulatorCore, cont
   ) =>
     app[method](
       `/_emulator${path}`,
-      controlHandler(getCore, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
+      controlHandler(core, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
     );
   const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
   const list = <Item>(call: ControlCall, items: readonly Item[]): ControlResult => ({

@@ -18,11 +18,7 @@ export interface HttpAppOptions {
  * Every error, including unknown paths and unexpected exceptions, leaves as the spec's JSON
  * error body; an unexpected one is a 500 `internal_error` that hides its internals.
  */
-export function createHttpApp(
-  getCore: () => EmulatorCore,
-  control: EmulatorControl,
-  options: HttpAppOptions,
-): H3 {
+export function createHttpApp(core: EmulatorCore, control: EmulatorControl, options: HttpAppOptions): H3 {
   const app = new H3({
     silent: true,
     // Ids are matched as opaque strings, so a malformed escape is just an unknown id (404).
@@ -51,8 +47,8 @@ export function createHttpApp(
     const { html, headers } = await options.renderConsole();
     return new Response(html, { headers: { ...headers, 'x-request-id': newRequestId() } });
   });
-  registerV1Routes(app, getCore);
-  registerControlRoutes(app, getCore, control);
-  registerStreamRoutes(app, getCore);
+  registerV1Routes(app, core);
+  registerControlRoutes(app, core, control);
+  registerStreamRoutes(app, core);
   return app;
 }

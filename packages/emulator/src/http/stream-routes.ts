@@ -17,10 +17,10 @@ const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
  * (the same items as a list, for a first view and for clients that poll). Both answer only the
  * emulator's own console and non-browser clients, like the rest of the control API.
  */
-export function registerStreamRoutes(app: H3, getCore: () => EmulatorCore): void {
-  app.get('/_emulator/stream', (event) => guarded(event, () => openStream(getCore().activity, event)));
+export function registerStreamRoutes(app: H3, core: EmulatorCore): void {
+  app.get('/_emulator/stream', (event) => guarded(event, () => openStream(core.activity, event)));
   app.get('/_emulator/activity', (event) =>
-    guarded(event, (requestId) => jsonResponse(200, activityPage(getCore().activity, event.url), requestId)),
+    guarded(event, (requestId) => jsonResponse(200, activityPage(core.activity, event.url), requestId)),
   );
 }
 

@@ -1,0 +1,36 @@
+import { bodyFingerprint } from '../domain/idempotency';
+import type { MessageRecord } from '../domain/records';
+import { parseSendParams } from '../domain/send-params';
+import type { EmulatorCore } from './emulator-core';
+import { rejectIfExhausted } from './rate-limits';
+import type { IdempotencyTicket } from './send-idempotency';
+import { sendMessage } from './send-message';
+import type { Caller } from './v1-operations';
+
+/** What `POST /v1/messages` accepted: a new message, or the one an earlier send with its key made. */
+export interface AcceptedSend {
+  record: MessageRecord;
+  /** True when `record` is the earlier send's (an idempotent replay, which costs no send). */
+  replayed: boolean;
+}
+
+/**
+ * `POST /v1/messages` once the caller, its scope and the JSON body passed (spec 4.2): the
+ * Idempotency-Key's replay first, then the `sends` bucket, the send's parameters, and the new
+ * message with its idempotency record. `ticket` is the key's hold from
+ * `core.idempotency.begin`, taken before the body was read.
+ */
+export function acceptSend(
+  core: EmulatorCore,
+  caller: Caller,
+  ticket: IdempotencyTicket,
+  body: unknown,
+): AcceptedSend {
+  const fingerprint = bodyFingerprint(body);
+  const now = core.nowIn(caller.application.workspace_id);
+  const original = core.idempotency.replay(ticket, fingerprint, now);
+  if (original) return { record: original, replayed: true };
+  rejectIfExhausted(core, caller.key.id, ['sends'], now);
+  const params = parseSendParams(body);
+  return { record: sendMessage(core, caller, params, { slot: ticket.slot, fingerprint }), replayed: false };
+}
