@@ -215,6 +215,8 @@ faults
     ]),
   )
   .option('--path <path>', 'only requests at this /v1 path, * for one segment: /v1/messages/*')
+  .option('--key-id <id>', 'only requests with this API key (its id: GET /_emulator/usage)')
+  .option('--key-prefix <prefix>', 'only requests whose API key starts with this: prl_sandbox_AbCd')
   .option('--times <n>', 'how many matching requests get it (default 1)')
   .action(lazy(() => import('./commands/emulator/faults-add')));
 faults

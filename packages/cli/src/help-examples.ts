@@ -103,7 +103,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'emulator faults add': [
     'parley emulator faults add --status 503 --code internal_error --method POST --path /v1/messages --times 2',
     'parley emulator faults add --status 429 --code rate_limited --retry-after 2',
-    "parley emulator faults add --hang --path '/v1/messages/*'",
+    "parley emulator faults add --hang --path '/v1/messages/*' --key-prefix prl_sandbox_AbCd   # that key only",
   ],
   'emulator faults list': ['parley emulator faults list', 'parley emulator faults list --json'],
   'emulator faults clear': [

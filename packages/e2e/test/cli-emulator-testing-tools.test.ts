@@ -61,6 +61,53 @@ describe('parley emulator testing tools, as a process', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'usage_error' } });
   });
 
+  it('faults add --key-prefix: only calls with that key get the fault; bad or both key flags are exit 2', async () => {
+    const created = await fetch(`${server.controlUrl}/applications/${DEFAULT_APPLICATION_ID}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { key } = (await created.json()) as { key: string };
+    const prefix = key.slice(0, 20);
+    const added = await runCli(
+      ['emulator', 'faults', 'add', '--key-prefix', prefix, '--status', '503', '--code', 'internal_error'],
+      env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const [fault] = await server.emulator.control.listFaults();
+    expect(fault).toMatchObject({ key_id: null, key_prefix: prefix, method: null, path: null });
+    expect(added.stdout).toBe(
+      `Fault added: ${fault!.id}  any method any /v1 path key ${prefix}…  → 503 internal_error  (1 of 1 left)\n`,
+    );
+    const connections = (apiKey: string) =>
+      fetch(`${server.baseUrl}/connections`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const other = await connections(server.sandboxKey);
+    expect(other.status).toBe(200);
+    expect(await other.json()).toMatchObject({ object: 'list' });
+    const faulted = await connections(key);
+    expect(faulted.status).toBe(503);
+    expect(await faulted.json()).toMatchObject({
+      error: { code: 'internal_error', details: { fault_id: fault!.id } },
+    });
+    expect((await runCli(['emulator', 'faults', 'clear'], env)).code).toBe(0);
+
+    const badId = await runCli(['emulator', 'faults', 'add', '--drop', '--key-id', 'nope'], env);
+    expect(badId).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining(
+        '--key-id takes an id such as 3f1c0e9a-8b2d-4c7e-9f10-2a3b4c5d6e7f (see GET /_emulator/usage), not "nope"',
+      ),
+    });
+    const both = await runCli(
+      ['emulator', 'faults', 'add', '--drop', '--key-id', fault!.id, '--key-prefix', prefix],
+      env,
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --key-id or --key-prefix, not both');
+    expect(server.emulator.control.listFaults()).toEqual([]);
+  });
+
   it('magic-numbers, chaos set/show/off, clock and reset of a workspace', async () => {
     const magic = await runCli(['emulator', 'magic-numbers', '--json'], env);
     expect(JSON.parse(magic.stdout).map((entry: { number: string }) => entry.number)).toContain(

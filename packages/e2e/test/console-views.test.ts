@@ -222,7 +222,7 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await polling.close();
   });
 
-  it('adds a fault from the Testing tools view and an SDK call gets it; shows chaos per endpoint', async () => {
+  it('adds a fault from the Testing tools view and an SDK call gets it, one only for a key prefix; shows chaos per endpoint', async () => {
     await page.goto(`${server.consoleUrl}#view=testing`);
     await page.locator('#app-select').selectOption({ label: 'Views app (sandbox)' });
     await page.locator('#workspace-clock-kind', { hasText: 'Shares the global clock' }).waitFor();
@@ -249,6 +249,57 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await expect(send()).resolves.toMatchObject({ status: 'queued' });
     await page.getByRole('button', { name: 'Clear all faults' }).click();
     await announced('Every fault removed.');
+    await page.locator('#fault-list', { hasText: 'No fault' }).waitFor();
+
+    // Tied to a key prefix: only requests with that key get it. A prefix that is not one is refused at it.
+    const keyPrefix = page.getByLabel('API key prefix (optional)');
+    await page.locator('#fault-method').selectOption('');
+    await page.locator('#fault-path').fill('');
+    await keyPrefix.fill('sandbox_AbCd');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await page.locator('#fault-error', { hasText: 'key_prefix must be the start of an API key' }).waitFor();
+    expect(await keyPrefix.getAttribute('aria-invalid')).toBe('true');
+    expect(await keyPrefix.getAttribute('aria-describedby')).toBe('fault-error');
+    const prefix = server.sandboxKey.slice(0, 20);
+    await keyPrefix.fill(prefix);
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await announced('Fault added: 503 internal_error.');
+    expect(await keyPrefix.getAttribute('aria-invalid')).toBe('false');
+    expect(server.emulator.control.listFaults()).toEqual([
+      expect.objectContaining({
+        method: null,
+        path: null,
+        key_id: null,
+        key_prefix: prefix,
+        times: 1,
+        remaining: 1,
+        fault: { status: 503, code: 'internal_error' },
+      }),
+    ]);
+    const faultRow = page.locator('#fault-list tbody tr');
+    await faultRow.filter({ hasText: '1 of 1' }).waitFor();
+    expect(await faultRow.locator('td').first().textContent()).toBe(`any any /v1 path key ${prefix}…`);
+    const statusWith = async (key: string) =>
+      (await fetch(`${server.baseUrl}/connections`, { headers: { authorization: `Bearer ${key}` } })).status;
+    expect(await statusWith(shown.key)).toBe(200);
+    expect(await statusWith(server.sandboxKey)).toBe(503);
+    await faultRow.filter({ hasText: '0 of 1' }).waitFor();
+    // One tied to a key id (set over HTTP, as a script would: the open page follows it live).
+    const seedApp = server.emulator.control.listApplications()[0]!;
+    const keys = await fetch(`${server.controlUrl}/applications/${seedApp.id}/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const keyId = ((await keys.json()) as { id: string }).id;
+    const byId = await fetch(`${server.controlUrl}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: keyId, fault: { drop: true } }),
+    });
+    expect(byId.status).toBe(201);
+    await faultRow.filter({ hasText: `key ${keyId}` }).waitFor();
+    await page.getByRole('button', { name: 'Clear all faults' }).click();
     await page.locator('#fault-list', { hasText: 'No fault' }).waitFor();
 
     const control = server.emulator.control;

@@ -4,13 +4,17 @@ import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
 import { describeFault, wholeFlag } from './_faults';
-import { openControl } from './_open-control';
+import { idOption, openControl } from './_open-control';
 
 /** `parley emulator faults add`: which /v1 requests, and exactly one answer. */
 export interface FaultsAddOptions extends ClientOptions {
   method?: string;
   /** A /v1 path; `*` stands for one segment (`/v1/messages/*`). */
   path?: string;
+  /** Only requests with this API key (its id, as `GET /_emulator/usage` lists it). */
+  keyId?: string;
+  /** Only requests whose API key starts with this, e.g. its display prefix `prl_sandbox_AbCd`. */
+  keyPrefix?: string;
   times?: string | number;
   status?: string | number;
   code?: string;
@@ -21,9 +25,9 @@ export interface FaultsAddOptions extends ClientOptions {
 }
 
 /**
- * Injects a fault (`POST /_emulator/faults`): the next `times` matching /v1 requests get an error
- * answer (`--status --code [--retry-after]`), a hang, a dropped connection, or a late real answer.
- * Every flag is checked before the call (exit 2).
+ * Injects a fault (`POST /_emulator/faults`): the next `times` matching /v1 requests (method, path,
+ * and the key: `--key-id` or `--key-prefix`) get an error answer (`--status --code [--retry-after]`),
+ * a hang, a dropped connection, or a late real answer. Every flag is checked before the call (exit 2).
  */
 export async function addFault(options: FaultsAddOptions, context: CommandContext): Promise<EmulatorFault> {
   const answers = [
@@ -57,6 +61,15 @@ export async function addFault(options: FaultsAddOptions, context: CommandContex
       `--path takes a /v1 path such as /v1/messages ("*" for one segment), not "${options.path}"`,
     );
   }
+  if (options.keyId !== undefined && options.keyPrefix !== undefined) {
+    throw usageError('give --key-id or --key-prefix, not both');
+  }
+  const keyId = idOption(options.keyId, '--key-id', 'GET /_emulator/usage');
+  if (options.keyPrefix !== undefined && !/^prl_[A-Za-z0-9_]{1,60}$/.test(options.keyPrefix)) {
+    throw usageError(
+      `--key-prefix takes the start of an API key such as prl_sandbox_AbCd, not "${options.keyPrefix}"`,
+    );
+  }
   const times = wholeFlag('--times', options.times, 1, 10_000);
   const delayMs = wholeFlag('--delay-ms', options.delayMs, 1, 600_000);
   const fault =
@@ -71,6 +84,8 @@ export async function addFault(options: FaultsAddOptions, context: CommandContex
   return control.createFault({
     ...(options.method === undefined ? {} : { method: options.method.toUpperCase() }),
     ...(options.path === undefined ? {} : { path: options.path }),
+    ...(keyId === undefined ? {} : { key_id: keyId }),
+    ...(options.keyPrefix === undefined ? {} : { key_prefix: options.keyPrefix }),
     ...(times === undefined ? {} : { times }),
     fault,
   });

@@ -1,6 +1,7 @@
 import { DEFAULT_APPLICATION_ID, DEFAULT_WORKSPACE_ID } from '@parley/emulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emulatorContext } from '../../_test/emulator-context';
+import { describeFault } from './_faults';
 import { advanceEmulatorClock } from './advance';
 import { endpointChaos } from './chaos';
 import { emulatorClock } from './clock';
@@ -114,6 +115,26 @@ describe('parley emulator faults, magic-numbers, chaos', () => {
     ).rejects.toMatchObject({ code: 1, message: expect.stringContaining('not_found') });
   });
 
+  it('ties a fault to a key: --key-prefix (its start) or --key-id (an unknown id is exit 1)', async () => {
+    const other = await addFault(
+      { status: '503', code: 'internal_error', keyPrefix: 'prl_sandbox_zzzzzzzzzz' },
+      context(),
+    );
+    expect((await sendOnce()).status).not.toBe(503);
+    const prefix = emulator.sandboxKey.slice(0, 20);
+    const fault = await addFault({ status: '503', code: 'internal_error', keyPrefix: prefix }, context());
+    expect(fault).toMatchObject({ key_id: null, key_prefix: prefix, remaining: 1 });
+    expect((await sendOnce()).status).toBe(503);
+    expect(describeFault(fault)).toBe(
+      `${fault.id}  any method any /v1 path key ${prefix}…  → 503 internal_error  (1 of 1 left)`,
+    );
+    expect((await listFaults({}, context())).find((each) => each.id === other.id)?.remaining).toBe(1);
+    await expect(
+      addFault({ drop: true, keyId: '00000000-0000-4000-8000-000000000000' }, context()),
+    ).rejects.toMatchObject({ code: 1, message: expect.stringContaining('not_found') });
+    await clearFaults({}, context());
+  });
+
   it('refuses bad fault flags with exit 2 before any call', async () => {
     for (const options of [
       {},
@@ -126,6 +147,10 @@ describe('parley emulator faults, magic-numbers, chaos', () => {
       { drop: true, times: '0' },
       { drop: true, path: '/messages' },
       { delayMs: 'soon' },
+      { drop: true, keyId: 'nope' },
+      { drop: true, keyPrefix: 'sandbox_AbCd' },
+      { drop: true, keyPrefix: 'prl_' },
+      { drop: true, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'prl_sandbox_AbCd' },
     ]) {
       await expect(addFault(options, context(noCall)), JSON.stringify(options)).rejects.toMatchObject({
         code: 2,

@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Calls the control API on the page's own origin. State changes go as JSON (the API takes no
@@ -21,7 +21,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export async function api<Answer>(method: Method, path: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const init: RequestInit = { method, headers };
-  if (method === 'POST' || method === 'PATCH') {
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body ?? {});
   }

@@ -93,7 +93,7 @@ function answerText(answer: FaultView['fault']): string {
 function Faults() {
   const { act } = useConsole();
   const [kind, setKind] = useState<'error' | 'hang' | 'drop' | 'delay'>('error');
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
   const faults = useLiveData(() => api<List<FaultView>>('GET', '/_emulator/faults?limit=100'), []);
   const add = (event: Event) => {
     event.preventDefault();
@@ -114,6 +114,7 @@ function Faults() {
     const body = {
       ...(text('method') === '' ? {} : { method: text('method') }),
       ...(text('path') === '' ? {} : { path: text('path') }),
+      ...(text('key_prefix') === '' ? {} : { key_prefix: text('key_prefix') }),
       times: Number(text('times') || '1'),
       fault,
     };
@@ -123,7 +124,7 @@ function Faults() {
         setRefusal(null);
         return `Fault added: ${answerText(created.fault)}.`;
       } catch (error) {
-        if (error instanceof ApiError) setRefusal(error.message);
+        if (error instanceof ApiError) setRefusal(error);
         throw error;
       }
     });
@@ -139,11 +140,13 @@ function Faults() {
       return 'Every fault removed.';
     });
   const list = faults.data?.data ?? [];
+  const keyRefused = refusal?.details.field === 'key_prefix';
   return (
     <section id="faults" aria-labelledby="faults-title">
       <h3 id="faults-title">Faults</h3>
       <p class="muted">
-        The next matching /v1 requests get this answer instead of the real one (from any application).
+        The next matching /v1 requests get this answer instead of the real one: from any application, or only
+        those whose API key starts with the prefix given.
       </p>
       <form id="fault-form" onSubmit={add}>
         <div class="form-grid">
@@ -161,6 +164,17 @@ function Faults() {
           <div class="field">
             <label for="fault-path">Path (* for one segment)</label>
             <input type="text" id="fault-path" name="path" placeholder="/v1/messages" />
+          </div>
+          <div class="field">
+            <label for="fault-key-prefix">API key prefix (optional)</label>
+            <input
+              type="text"
+              id="fault-key-prefix"
+              name="key_prefix"
+              placeholder="prl_sandbox_AbCd"
+              aria-invalid={keyRefused}
+              aria-describedby={keyRefused ? 'fault-error' : undefined}
+            />
           </div>
           <div class="field">
             <label for="fault-times">Times</label>
@@ -220,7 +234,7 @@ function Faults() {
         </div>
         {refusal && (
           <p id="fault-error" class="field-error">
-            {refusal}
+            {refusal.message}
           </p>
         )}
         <div class="row">
@@ -257,6 +271,7 @@ function Faults() {
                       <code>
                         {fault.method ?? 'any'} {fault.path ?? 'any /v1 path'}
                       </code>
+                      {fault.key_id && <code> key {fault.key_id}</code>}
                       {fault.key_prefix && <code> key {fault.key_prefix}…</code>}
                     </td>
                     <td>{answerText(fault.fault)}</td>
