@@ -10,6 +10,7 @@ test('the public surface of @parley/emulator is exactly this (review any change)
       "DEFAULT_APPLICATION_ID",
       "DEFAULT_SANDBOX_KEY",
       "DEFAULT_WORKSPACE_ID",
+      "EMULATOR_ERROR_STATUS",
       "LIVE_STEPS",
       "MAGIC_RECIPIENTS",
       "RATE_LIMITS",

@@ -8,6 +8,7 @@ export {
 export type { FaultView } from './core/fault-table';
 export type { WorkspaceClockView, WorkspaceView } from './core/workspace-operations';
 export { DAILY_SEND_LIMIT } from './domain/daily-cap';
+export { EMULATOR_ERROR_STATUS, type EmulatorErrorCode } from './domain/error-codes';
 export type { FaultAnswer } from './domain/faults';
 export { MAGIC_RECIPIENTS, type MagicBehaviour, type MagicRecipient } from './domain/magic-recipients';
 export { LIVE_STEPS, SANDBOX_STEPS, type StatusStep } from './domain/message-lifecycle';

@@ -1,6 +1,7 @@
 import type { ClockMode } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
+import { invalid } from '../domain/input-checks';
 import type { WorkspaceRecord } from '../domain/records';
 import type { EmulatorCore } from './emulator-core';
 import { savedClock } from './workspace-clocks';
@@ -24,10 +25,6 @@ export interface WorkspaceClockView {
 
 const MAX_ADVANCE_MS = 366 * 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
 
 /** Checks the `ms` of a clock advance: a number of milliseconds from 0 to one year. */
 export function checkAdvanceMs(ms: unknown): number {

@@ -1,19 +1,19 @@
-import { ERROR_STATUS, type ErrorCode } from '@parley/sdk';
+import { EMULATOR_ERROR_STATUS, type EmulatorErrorCode } from './error-codes';
 
 /**
  * A rule was broken. Domain code throws it; the HTTP layer turns it into the spec's error
- * body, taking the status from the SDK's one table (STYLE item 7).
+ * body, taking the status from the one table (the SDK's `/v1` codes and the emulator's own).
  */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: EmulatorErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
-    this.status = ERROR_STATUS[code];
+    this.status = EMULATOR_ERROR_STATUS[code];
   }
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { invalid, isObject } from './input-checks';
 
 /** What an injected fault answers instead of the API (`POST /_emulator/faults`, field `fault`). */
 export type FaultAnswer =
@@ -44,13 +44,6 @@ const FIELDS = new Set(['method', 'path', 'key_id', 'key_prefix', 'times', 'faul
 const MAX_TIMES = 10_000;
 const MAX_DELAY_MS = 600_000;
 const MAX_RETRY_AFTER = 86_400;
-
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const wholeNumber = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;

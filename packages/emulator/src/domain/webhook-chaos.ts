@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { invalid, isObject } from './input-checks';
 import { nextRandom } from './seeded-random';
 
 /**
@@ -47,13 +47,6 @@ export const DEFAULT_CHAOS_DELAY_MS = 60_000;
 export const OUT_OF_ORDER_HOLD_MS = 60_000;
 const MAX_DELAY_MS = 6 * 3_600_000;
 const MAX_NEXT = 1_000;
-
-function invalid(field: string, reason: string, message: string): never {
-  throw new DomainError('validation_error', message, { field, reason });
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The body of `PUT /_emulator/endpoints/{id}/chaos`: `{ "<kind>": {"rate": 0–1} | {"next": N}, …,

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { ERROR_STATUS } from '@parley/sdk';
+import { EMULATOR_ERROR_STATUS } from '../domain/error-codes';
 import { newRequestId } from '../domain/ids';
 
 /**
@@ -15,7 +15,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     return;
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? ERROR_STATUS.headers_too_large : ERROR_STATUS.validation_error;
+  const status = tooLarge ? EMULATOR_ERROR_STATUS.headers_too_large : EMULATOR_ERROR_STATUS.validation_error;
   const requestId = newRequestId();
   const body = JSON.stringify({
     error: tooLarge

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_STATUS } from '@parley/sdk';
+import { EMULATOR_ERROR_STATUS } from '../domain/error-codes';
 import { newRequestId } from '../domain/ids';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -43,7 +43,7 @@ export function guardHost(
     });
     request.resume();
     response
-      .writeHead(ERROR_STATUS.host_not_allowed, {
+      .writeHead(EMULATOR_ERROR_STATUS.host_not_allowed, {
         'content-type': 'application/json',
         'x-request-id': requestId,
       })

@@ -25,22 +25,16 @@ const expectedClass: Record<ErrorCode, new (...args: never[]) => APIError> = {
   invalid_json: ValidationError,
   validation_error: ValidationError,
   idempotency_key_required: ValidationError,
-  invalid_url: ValidationError,
   payload_too_large: ValidationError,
-  headers_too_large: ValidationError,
   unsupported_media_type: ValidationError,
   missing_api_key: AuthenticationError,
   invalid_api_key: AuthenticationError,
   insufficient_scope: PermissionError,
   sandbox_only: PermissionError,
-  host_not_allowed: PermissionError,
-  origin_not_allowed: PermissionError,
   not_found: NotFoundError,
   idempotency_key_reused: ConflictError,
   idempotency_key_in_use: ConflictError,
   connection_inactive: ConflictError,
-  agreement_required: ConflictError,
-  workspace_clock_shared: ConflictError,
   rate_limited: RateLimitError,
   daily_send_limit_reached: DailyLimitError,
   internal_error: InternalServerError,
@@ -74,6 +68,34 @@ describe('error mapping', () => {
     expect(apiError.message).toContain(body.error.request_id);
     expect(apiError.headers.get('retry-after')).toBe('999999');
   });
+
+  // Codes only the emulator answers (its control API and socket guards) are not in the `/v1`
+  // table: they are classed by their HTTP status, as before they left it.
+  const emulatorOnly: [string, number, new (...args: never[]) => APIError][] = [
+    ['invalid_url', 400, ValidationError],
+    ['headers_too_large', 431, ValidationError],
+    ['host_not_allowed', 403, PermissionError],
+    ['origin_not_allowed', 403, PermissionError],
+    ['agreement_required', 409, ConflictError],
+    ['workspace_clock_shared', 409, ConflictError],
+  ];
+  it.each(emulatorOnly)(
+    'maps the emulator-only %s (HTTP %i) by its status',
+    async (code, status, errorClass) => {
+      expect(Object.keys(ERROR_STATUS)).not.toContain(code);
+      server.on('GET', '/connections', {
+        status,
+        body: { error: { code, message: 'Emulator only', request_id: 'req_1', details: {} } },
+      });
+      const error = await server
+        .client({ maxRetries: 0 })
+        .connections.list()
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(errorClass);
+      expect(error).toMatchObject({ status, code });
+      expect((error as APIError).name).toBe(errorClass.name);
+    },
+  );
 
   it('maps an unknown code by HTTP status, and a 5xx without body to InternalServerError', async () => {
     server.on('GET', '/status', {

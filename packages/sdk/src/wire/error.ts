@@ -11,8 +11,9 @@ export interface ErrorBody {
 }
 
 /**
- * Every error code with its HTTP status, written once (STYLE item 7): the emulator answers
- * with it and the SDK maps answers back through it, so the two cannot drift.
+ * Every error code of the `/v1` API with its HTTP status, written once (STYLE item 7): the
+ * emulator answers with it and the SDK maps answers back through it, so the two cannot drift.
+ * Codes only the emulator answers (its control API, its socket guards) are the emulator's own.
  */
 export const ERROR_STATUS = {
   invalid_json: 400,
@@ -22,17 +23,11 @@ export const ERROR_STATUS = {
   invalid_api_key: 401,
   insufficient_scope: 403,
   sandbox_only: 403,
-  host_not_allowed: 403,
-  origin_not_allowed: 403,
   not_found: 404,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
   connection_inactive: 409,
-  agreement_required: 409,
-  workspace_clock_shared: 409,
-  invalid_url: 400,
   payload_too_large: 413,
-  headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,
   daily_send_limit_reached: 429,
