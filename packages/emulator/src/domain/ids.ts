@@ -8,7 +8,8 @@ export function newId(): string {
 }
 
 // Every answer and every event needs 16 random bytes: they are taken from a pool refilled 256 ids
-// at a time (one call into the CSPRNG, not one per id, and no UUID string to strip of dashes).
+// at a time (one call into the CSPRNG, not one per id). `pnpm bench` ("one req_/evt_ id"): 0.33 µs
+// per id against 9.6 µs for randomBytes(16) per id, which would be ~10% of a GET /v1/status.
 const pool = Buffer.alloc(16 * 256);
 let poolOffset = pool.length;
 
@@ -52,7 +53,8 @@ export function isUuid(value: unknown): value is string {
 /** A wire timestamp: UTC, whole seconds, like `2026-10-14T09:30:00Z` (spec 2.1). */
 export function formatTimestamp(ms: number): string {
   const second = Math.floor(ms / 1000);
-  // Many records share a second: they share one string too (memory of a busy emulator).
+  // Many records share a second: they share one string too. `pnpm bench` ("heap of 100k messages'
+  // timestamps"): 4.6 MB against 24.4 MB with a new string per record.
   if (second !== lastSecond) {
     lastSecond = second;
     lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');

@@ -54,6 +54,13 @@ describe('message lifecycle', () => {
     ]);
   });
 
+  // The shared-ages rule (DESIGN §4): a live message's steps that the sandbox also has happen at
+  // the sandbox's ages, so sandbox and live messages accepted together wait in the same timer
+  // lines (core/message-timers.ts) and reach sent and delivered at the same instant.
+  test('the steps live shares with the sandbox keep the sandbox ages', () => {
+    expect(LIVE_STEPS.slice(0, SANDBOX_STEPS.length)).toEqual(SANDBOX_STEPS);
+  });
+
   test('stepsOf: by environment; none for failed or inbound messages', () => {
     expect(stepsOf(outbound(false))).toBe(SANDBOX_STEPS);
     expect(stepsOf(outbound(true))).toBe(LIVE_STEPS);

@@ -19,7 +19,7 @@ export const SANDBOX_STEPS: readonly StatusStep[] = [
 
 /**
  * Simulated live: queued < 2 s ≤ sent < 5 s ≤ delivered < 10 s ≤ read (DESIGN §4, documented
- * schedule). Steps shared with the sandbox keep the sandbox's ages.
+ * schedule). Steps shared with the sandbox keep the sandbox's ages (a test pins this rule).
  */
 export const LIVE_STEPS: readonly StatusStep[] = [
   { status: 'sent', age: 2_000 },

@@ -7,16 +7,6 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /** Whether a Host header names a loopback host (any port): the DNS-rebinding guard (DESIGN §4). */
 export function isLoopbackHost(host: string | undefined | null): boolean {
   if (!host) return false;
-  // Clients repeat one Host header on every request: the last accepted one is a string compare.
-  if (host === lastLoopbackHost) return true;
-  if (!checkLoopbackHost(host)) return false;
-  lastLoopbackHost = host;
-  return true;
-}
-
-let lastLoopbackHost = '';
-
-function checkLoopbackHost(host: string): boolean {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
   return LOOPBACK_HOSTS.has(name.toLowerCase());
 }
