@@ -6,7 +6,7 @@ export {
   DEFAULT_WORKSPACE_ID,
 } from './core/defaults';
 export type { FaultView } from './core/fault-table';
-export type { WorkspaceClockView, WorkspaceView } from './core/workspace-operations';
+export type { WorkspaceClockView, WorkspaceView } from './core/workspaces';
 export { DAILY_SEND_LIMIT } from './domain/daily-cap';
 export { EMULATOR_ERROR_STATUS, type EmulatorErrorCode } from './domain/error-codes';
 export type { FaultAnswer } from './domain/faults';

@@ -1,11 +1,15 @@
-import { bodyFingerprint } from '../domain/idempotency';
+import { randomUUID } from 'node:crypto';
+import type { Message } from '@parley/sdk';
+import { bodyFingerprint, idempotencySlot } from '../domain/idempotency';
 import type { MessageRecord } from '../domain/records';
 import { parseSendParams } from '../domain/send-params';
+import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
+import type { Caller } from './keys';
+import { acceptedView } from './messages';
 import { rejectIfExhausted } from './rate-limits';
 import type { IdempotencyTicket } from './send-idempotency';
 import { sendMessage } from './send-message';
-import type { Caller } from './v1-operations';
 
 /** What `POST /v1/messages` accepted: a new message, or the one an earlier send with its key made. */
 export interface AcceptedSend {
@@ -33,4 +37,18 @@ export function acceptSend(
   rejectIfExhausted(core, caller.key.id, ['sends'], now);
   const params = parseSendParams(body);
   return { record: sendMessage(core, caller, params, { slot: ticket.slot, fingerprint }), replayed: false };
+}
+
+/**
+ * `POST /_emulator/applications/{id}/messages`: the body of `POST /v1/messages`, sent as the
+ * application without a key (the console's Send). Every rule of a send holds (connection,
+ * template and variables, live daily cap and 24 h window); no key's rate limit is charged, and
+ * each call is a new message (its idempotency slot is its own).
+ */
+export function sendAsApplication(core: EmulatorCore, applicationId: string, input: unknown): Message {
+  const application = findApplication(core, applicationId);
+  const params = parseSendParams(input);
+  const slot = idempotencySlot(`console:${application.id}`, randomUUID());
+  const record = sendMessage(core, { application }, params, { slot, fingerprint: bodyFingerprint(input) });
+  return acceptedView(record);
 }

@@ -3,8 +3,8 @@ import { formatTimestamp, newId } from '../domain/ids';
 import { createLiveConnection } from '../domain/live-simulation';
 import { parseSeed, SeedError } from '../store/parse-seed';
 import type { SeedFile } from '../store/seed-types';
-import { addKey } from './control-operations';
 import type { EmulatorCore } from './emulator-core';
+import { addKey } from './keys';
 
 /**
  * Creates what a seed describes, silently (no events: the seed is the world as it already is).

@@ -5,21 +5,21 @@ import type { ApplicationRecord } from '../domain/records';
 import type { chaosView } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
 import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
-import { advanceGlobalClock, globalClock } from './clock-operations';
-import {
-  applicationConnections,
-  type ConnectionWithTemplates,
-  sendAsApplication,
-} from './console-operations';
-import * as operations from './control-operations';
+import { sendAsApplication } from './accept-send';
+import { createApplication } from './applications';
+import { advanceGlobalClock, globalClock } from './clock';
+import { applicationConnections, type ConnectionWithTemplates } from './connections';
 import type { EmulatorCore } from './emulator-core';
-import * as endpoints from './endpoint-operations';
+import * as endpoints from './endpoints';
+import { listEvents } from './events';
 import { createFault, type FaultView } from './fault-table';
-import * as live from './live-operations';
+import { createKey, type keyView, revokeKey } from './keys';
+import * as live from './live-connections';
+import { listMessages, messagePage } from './messages';
 import { type StateCounts, stateCounts } from './state-counts';
 import { usage } from './usage';
-import type { WorkspaceClockView, WorkspaceView } from './workspace-operations';
-import * as workspaces from './workspace-operations';
+import type { WorkspaceClockView, WorkspaceView } from './workspaces';
+import * as workspaces from './workspaces';
 
 /** An endpoint's chaos as the control API shows it. */
 export type ChaosView = ReturnType<typeof chaosView>;
@@ -65,10 +65,7 @@ export interface EmulatorControl {
   createApplication(input: unknown): Promise<ApplicationRecord>;
   listApplications(): ApplicationRecord[];
   /** `{ scopes?, accept_agreement? }`; the answer is the only place the key is shown. */
-  createKey(
-    applicationId: string,
-    input: unknown,
-  ): Promise<ReturnType<typeof operations.keyView> & { key: string }>;
+  createKey(applicationId: string, input: unknown): Promise<ReturnType<typeof keyView> & { key: string }>;
   /** Revokes a key: it then gets 401 `invalid_api_key`. */
   revokeKey(id: string): Promise<void>;
   /** `{ url, events, active?, secret? }`; the answer is the only place the secret is shown. */
@@ -143,10 +140,10 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     getWorkspaceClock: (id) => workspaces.workspaceClock(core, id),
     advanceWorkspaceClock: (id, ms) => mutate(() => workspaces.advanceWorkspaceClock(core, id, ms)),
     resetWorkspace: (id) => mutate(() => workspaces.resetWorkspace(core, id)),
-    createApplication: (input) => mutate(() => operations.createApplication(core, input)),
+    createApplication: (input) => mutate(() => createApplication(core, input)),
     listApplications: () => Object.values(core.state.applications).map((app) => ({ ...app })),
-    createKey: (applicationId, input) => mutate(() => operations.createKey(core, applicationId, input)),
-    revokeKey: (id) => mutate(() => operations.revokeKey(core, id)),
+    createKey: (applicationId, input) => mutate(() => createKey(core, applicationId, input)),
+    revokeKey: (id) => mutate(() => revokeKey(core, id)),
     createEndpoint: (applicationId, input) =>
       mutate(() => endpoints.createEndpoint(core, applicationId, input)),
     listEndpoints: (applicationId) => core.webhooks.listEndpoints(applicationId),
@@ -164,11 +161,11 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
       mutate(() => live.createConnection(core, applicationId, input)),
     disconnectConnection: (id) => mutate(() => live.disconnectConnection(core, id)),
     receiveInbound: (connectionId, input) => mutate(() => live.receiveInbound(core, connectionId, input)),
-    listMessages: (applicationId) => operations.listMessages(core, applicationId),
-    listMessagePage: ({ applicationId, ...page } = {}) => operations.messagePage(core, applicationId, page),
+    listMessages: (applicationId) => listMessages(core, applicationId),
+    listMessagePage: ({ applicationId, ...page } = {}) => messagePage(core, applicationId, page),
     listApplicationConnections: (applicationId) => applicationConnections(core, applicationId),
     sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core, applicationId, input)),
-    listEvents: (applicationId) => operations.listEvents(core, applicationId),
+    listEvents: (applicationId) => listEvents(core, applicationId),
     createFault: (input) => mutate(() => createFault(core, input)),
     listMagicNumbers: () => MAGIC_RECIPIENTS.map((recipient) => ({ ...recipient })),
     listFaults: () => core.faults.list(),

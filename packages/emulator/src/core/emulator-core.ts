@@ -39,7 +39,7 @@ export interface CoreOptions {
 /**
  * The running emulator without HTTP: the state, the clocks (the global one and the workspaces'
  * own), the webhook service, the key index, and the side effects every operation shares (events,
- * persistence, message timers). Operations live in `v1-operations.ts` and `control-operations.ts`.
+ * persistence, message timers). Operations live in one file per resource beside it (`applications.ts`, `keys.ts`, `messages.ts`, …).
  */
 export class EmulatorCore {
   #state: EmulatorState;

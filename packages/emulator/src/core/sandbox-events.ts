@@ -17,7 +17,7 @@ import {
 } from '../domain/sandbox-fixtures';
 import { WEBHOOK_TEST_MESSAGE } from '../webhooks/webhook-test-event';
 import type { EmulatorCore } from './emulator-core';
-import type { Caller } from './v1-operations';
+import type { Caller } from './keys';
 
 /** `POST /v1/sandbox/events` (spec 4.6): one synthetic event to the caller's sandbox endpoints. */
 export function createSandboxEvent(core: EmulatorCore, caller: Caller, body: unknown): SandboxEventResult {

@@ -8,8 +8,9 @@ import { connectionTemplates, templateReference } from '../domain/sandbox-fixtur
 import { sendFailure } from '../domain/send-outcome';
 import { checkTemplate } from '../domain/send-params';
 import type { JournalEntry } from '../store/persistence';
+import { findConnection } from './connections';
 import type { EmulatorCore } from './emulator-core';
-import { type Caller, findConnection } from './v1-operations';
+import type { Caller } from './keys';
 
 /** Where the send's idempotency record goes: the slot (API key + Idempotency-Key) and the body's fingerprint. */
 export interface IdempotencySlot {

@@ -1,7 +1,7 @@
 import type { RateLimitBucket } from '@parley/sdk';
 import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
 import { type BucketReport, usageOf } from '../domain/rate-limit-window';
-import { findApplication } from './control-operations';
+import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 
 /**

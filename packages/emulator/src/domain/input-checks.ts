@@ -25,3 +25,8 @@ export function asObject(
   if (!isObject(input)) invalid('body', reason, message);
   return input;
 }
+
+/** A control call's body: a call without one is one with every field left out. */
+export function controlBody(input: unknown): Record<string, unknown> {
+  return input === undefined ? {} : asObject(input);
+}

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import type { FaultView } from '../core/fault-table';
-import type { Caller } from '../core/v1-operations';
+import type { Caller } from '../core/keys';
 import { bearerToken } from '../domain/api-keys';
 import { jsonResponse } from './_respond';
 

@@ -1,9 +1,9 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
 import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
+import { authenticate, type Caller } from '../core/keys';
 import { rejectIfExhausted } from '../core/rate-limits';
 import type { IdempotencyTicket } from '../core/send-idempotency';
-import { authenticate, type Caller } from '../core/v1-operations';
 import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';

@@ -1,8 +1,10 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { acceptSend } from '../core/accept-send';
+import { listConnections, listTemplates } from '../core/connections';
 import type { EmulatorCore } from '../core/emulator-core';
+import { acceptedView, getMessage } from '../core/messages';
 import { createSandboxEvent } from '../core/sandbox-events';
-import { acceptedView, getMessage, getStatus, listConnections, listTemplates } from '../core/v1-operations';
+import { getStatus } from '../core/status';
 import { DomainError } from '../domain/domain-error';
 import { paginate } from './_pagination';
 import { REQUESTS_CHARGE, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';

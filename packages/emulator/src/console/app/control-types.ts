@@ -25,4 +25,4 @@ export interface CreatedKey {
 }
 
 export type { ActivityItem } from '../../core/activity-feed';
-export type { ConnectionWithTemplates } from '../../core/console-operations';
+export type { ConnectionWithTemplates } from '../../core/connections';

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { FaultView } from '../../core/fault-table';
-import type { WorkspaceClockView } from '../../core/workspace-operations';
+import type { WorkspaceClockView } from '../../core/workspaces';
 import type { MagicRecipient } from '../../domain/magic-recipients';
 import { ApiError, api, path } from './api';
 import { useConsole } from './console-context';

@@ -8,7 +8,7 @@ import {
   windowSlot,
 } from '../domain/live-simulation';
 import type { ConnectionRecord } from '../domain/records';
-import { findApplication } from './control-operations';
+import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 
 function findLiveConnection(core: EmulatorCore, id: string): ConnectionRecord {

@@ -1,5 +1,5 @@
 import { type DeliveryView, type EndpointView, toDeliveryView } from '../webhooks/webhook-service';
-import { findApplication } from './control-operations';
+import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 
 /** `POST /_emulator/applications/{id}/endpoints`: the application must exist; the secret is shown once. */

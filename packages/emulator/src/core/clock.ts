@@ -1,5 +1,5 @@
 import type { EmulatorCore } from './emulator-core';
-import { checkAdvanceMs } from './workspace-operations';
+import { checkAdvanceMs } from './workspaces';
 
 /** `GET /_emulator/clock`: the global clock (the seed workspace's and every shared one's). */
 export function globalClock(core: EmulatorCore): { now: string; mode: 'real' | 'frozen' } {
