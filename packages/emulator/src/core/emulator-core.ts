@@ -10,10 +10,11 @@ import {
   type PersistenceHealth,
 } from '../store/persistence';
 import type { EmulatorState } from '../store/state';
+import type { DeliveryRecord } from '../store/webhook-records';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { RetrySchedule } from '../webhooks/retry-schedule';
 import type { UrlPolicy } from '../webhooks/url-policy';
-import { type DeliveryRecord, toDeliveryView, WebhookService } from '../webhooks/webhook-service';
+import { toDeliveryView, WebhookService } from '../webhooks/webhook-service';
 import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
 import { FaultTable } from './fault-table';

@@ -1,7 +1,7 @@
 import { type SignedWebhookHeaders, signWebhook } from '@parley/sdk';
 import { newEventId } from '../domain/ids';
 import type { ChaosKind, ForgedChaosKind } from '../domain/webhook-chaos';
-import type { DeliveryRecord } from './_webhook-records';
+import type { DeliveryRecord } from '../store/webhook-records';
 import type { AttemptOutcome } from './delivery-attempt';
 import { generateSigningSecret } from './signing-secret';
 

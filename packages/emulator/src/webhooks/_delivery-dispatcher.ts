@@ -2,15 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@parley/sdk';
 import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
 import { type ChaosKind, chaosHoldMs, isForgedChaosKind, planChaos } from '../domain/webhook-chaos';
+import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-records';
 import { chaosVerdict, signedCopy } from './_chaos-copies';
 import { EndpointLanes } from './_endpoint-lanes';
 import { OutOfOrderHolds } from './_out-of-order-holds';
-import {
-  type DeliveryRecord,
-  type EndpointRecord,
-  ownAttemptCount,
-  type WebhooksState,
-} from './_webhook-records';
+import { ownAttemptCount } from './_webhook-records';
 import { type AttemptOutcome, type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
 import type { RetrySchedule } from './retry-schedule';
 import { signingSecrets } from './signing-secret';

@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from './_webhook-records';
+import type { DeliveryRecord } from '../store/webhook-records';
 import { ownAttemptCount } from './_webhook-records';
 
 /**

@@ -7,16 +7,6 @@ import type {
   EndpointRecord,
 } from '../store/webhook-records';
 
-export type {
-  DeliveryAttempt,
-  DeliveryRecord,
-  DeliveryStatus,
-  EndpointRecord,
-  PreviousSecret,
-  WebhooksState,
-} from '../store/webhook-records';
-export { createWebhooksState } from '../store/webhook-records';
-
 /** An endpoint as the control API shows it (no secret). */
 export interface EndpointView {
   id: string;

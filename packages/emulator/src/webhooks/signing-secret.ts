@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { EndpointRecord } from './_webhook-records';
+import type { EndpointRecord } from '../store/webhook-records';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -5,7 +5,8 @@ import { buffer } from 'node:stream/consumers';
 import { createWebhookHandler, type WebhookEvent } from '@parley/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTimeline } from '../clock/create-timeline';
-import { createWebhooksState, WebhookService, type WebhooksState } from './webhook-service';
+import { createWebhooksState, type WebhooksState } from '../store/webhook-records';
+import { WebhookService } from './webhook-service';
 
 const APP = 'a6f4a3d2-3a6e-4b8e-9d8c-1f2e3d4c5b6a';
 const SECRET = 'whsec_0123456789abcdefghijABCDEFGHIJ01';

@@ -4,25 +4,18 @@ import type { Clock, Scheduler } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
 import { type ChaosKind, chaosView, parseChaosInput } from '../domain/webhook-chaos';
+import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-records';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
-import {
-  type DeliveryRecord,
-  type DeliveryView,
-  type EndpointRecord,
-  type EndpointView,
-  toDeliveryView,
-  toEndpointView,
-  type WebhooksState,
-} from './_webhook-records';
+import { type DeliveryView, type EndpointView, toDeliveryView, toEndpointView } from './_webhook-records';
 import type { DeliveryNetwork } from './delivery-attempt';
 import { RETRY_SCHEDULES, type RetrySchedule } from './retry-schedule';
 import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
 import { buildWebhookTestEvent } from './webhook-test-event';
 
-export type { DeliveryRecord, DeliveryView, EndpointView, WebhooksState } from './_webhook-records';
-export { createWebhooksState, toDeliveryView } from './_webhook-records';
+export type { DeliveryView, EndpointView } from './_webhook-records';
+export { toDeliveryView } from './_webhook-records';
 
 /** What the webhook service needs from the emulator. */
 export interface WebhookServiceDeps {
