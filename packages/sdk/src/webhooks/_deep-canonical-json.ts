@@ -1,3 +1,5 @@
+import { replacedByToJson } from './_to-json';
+
 /** An array or object being written, and how far. */
 interface OpenContainer {
   readonly value: object;
@@ -15,7 +17,7 @@ interface OpenContainer {
 export function deepCanonicalJson(value: unknown): string {
   const open: OpenContainer[] = [];
   const onPath = new Set<object>();
-  let json = write(value, open, onPath) as string;
+  let json = write(replacedByToJson(value, ''), open, onPath) as string;
   while (open.length > 0) {
     const container = open[open.length - 1]!;
     if (container.next === container.length) {
@@ -26,7 +28,10 @@ export function deepCanonicalJson(value: unknown): string {
     }
     const index = container.next++;
     const key = container.keys?.[index];
-    const child = (container.value as Record<string, unknown>)[key ?? index];
+    const child = replacedByToJson(
+      (container.value as Record<string, unknown>)[key ?? index],
+      key ?? String(index),
+    );
     const separator = container.written ? ',' : '';
     if (key === undefined) {
       // As JSON.stringify: null in an array where a value has no JSON text (undefined, a function, a hole).

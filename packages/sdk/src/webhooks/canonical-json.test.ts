@@ -88,6 +88,12 @@ const { value: trickyValue } = fc.letrec((tie) => ({
 }));
 
 /** `value` wrapped in `levels` arrays, deep enough that canonicalJson leaves its native path. */
+/** A JSON.stringify replacer writing object keys in code unit order (for values without index-like keys). */
+function sortKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([left], [right]) => (left < right ? -1 : 1)));
+}
+
 function nested(value: unknown, levels: number): unknown {
   let wrapped = value;
   for (let level = 0; level < levels; level++) wrapped = [wrapped];
@@ -135,13 +141,55 @@ describe('canonicalJson', () => {
     );
   });
 
-  it('writes objects by their own enumerable keys and never calls toJSON', () => {
+  it('writes objects by their own enumerable keys', () => {
     const inherited = Object.create(
       { inherited: 1 },
       { own: { value: 2, enumerable: true }, hidden: { value: 3 } },
     );
     expect(canonicalJson(inherited)).toBe('{"own":2}');
-    expect(canonicalJson({ at: new Date(0), toJSON: () => 'replaced', a: 1 })).toBe('{"a":1,"at":{}}');
+  });
+
+  it('replaces a value by its toJSON(key) as JSON.stringify does: a Date is its ISO text', () => {
+    const at = new Date(0);
+    expect(canonicalJson(at)).toBe('"1970-01-01T00:00:00.000Z"');
+    expect(canonicalJson({ b: at, a: [at] })).toBe(
+      '{"a":["1970-01-01T00:00:00.000Z"],"b":"1970-01-01T00:00:00.000Z"}',
+    );
+    expect(canonicalJson({ at, toJSON: () => 'replaced', a: 1 })).toBe('"replaced"');
+    // Called with its key (an array's index as text, '' at the top), and only once per value.
+    const keys: string[] = [];
+    const spy = {
+      toJSON: (key: string) => {
+        keys.push(key);
+        return { z: 1, y: key };
+      },
+    };
+    expect(canonicalJson({ member: spy, list: [spy, spy] })).toBe(
+      '{"list":[{"y":"0","z":1},{"y":"1","z":1}],"member":{"y":"member","z":1}}',
+    );
+    expect(keys.sort()).toEqual(['0', '1', 'member']);
+    expect(canonicalJson(spy)).toBe('{"y":"","z":1}');
+    // undefined from toJSON: the member is left out, an array item is null, as JSON.stringify.
+    const gone = { toJSON: () => undefined };
+    expect(canonicalJson({ a: gone, b: [gone] })).toBe('{"b":[null]}');
+    // A toJSON that is not a function is data.
+    expect(canonicalJson({ toJSON: 'text' })).toBe('{"toJSON":"text"}');
+    for (const value of [{ b: at, a: [at, gone], c: { gone } }, [spy, { x: spy }]]) {
+      expect(canonicalJson(value)).toBe(JSON.stringify(JSON.parse(JSON.stringify(value)), sortKeys));
+    }
+  });
+
+  it('calls toJSON at any depth, past the native path too', () => {
+    const deep = nested({ at: new Date(0), gone: { toJSON: () => undefined } }, 2000);
+    expect(canonicalJson(deep)).toBe(
+      `${'['.repeat(2000)}{"at":"1970-01-01T00:00:00.000Z"}${']'.repeat(2000)}`,
+    );
+    expect(canonicalJson(nested([{ toJSON: (key: string) => `k${key}` }], 2000))).toBe(
+      `${'['.repeat(2001)}"k0"${']'.repeat(2001)}`,
+    );
+    expect(canonicalJson(nested({ a: { toJSON: (key: string) => key } }, 2000))).toBe(
+      `${'['.repeat(2000)}{"a":"a"}${']'.repeat(2000)}`,
+    );
   });
 
   it.each([5_000, 100_000])('serialises values nested %i levels deep', (depth) => {
