@@ -69,7 +69,11 @@ export const REQUESTS_CHARGE = REQUESTS_ONLY;
 
 /**
  * Runs one /v1 call in the documented order: 401 → 429 → 403 → 415/413/400 → the handler. All of
- * it after the body read is synchronous, so a limit checked is a limit consumed (no race).
+ * it after the body read is synchronous, so a limit checked is a limit consumed (no race). That
+ * is why the steps are one function and not h3 middleware, which awaits between handlers: 100
+ * concurrent sends on one bucket (hardening `concurrency`) must see each other's charge. The body
+ * is read by `_read-body.ts`, not h3's `readBody`: it stops at 100 KiB and drains what it refuses
+ * instead of cancelling the Node stream (issue 8), and answers 413 after the 401.
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
  * answers 429 consume nothing (DESIGN §2).
  */
