@@ -1,6 +1,7 @@
 import type { WebhookEvent } from '../wire/event';
 import { ExpiringMap } from './_expiring-map';
 import { queueByKey } from './_queue-by-key';
+import { BodyTooLarge, byteLengthOf, DEFAULT_MAX_BODY_BYTES } from './_read-bounded';
 import type { WebhookHeaders } from './_read-header';
 import { isOrderedStatus, isStaleStatus } from './_status-order';
 import type { WebhookOutcome } from './headers';
@@ -20,8 +21,11 @@ export interface DeliveryAnswer {
   outcome?: WebhookOutcome;
 }
 
-/** Reads the raw body; called only for a POST. */
-export type ReadRawBody = () => Promise<string | Uint8Array>;
+/**
+ * Reads the raw body, at most `maxBytes` of it (else throws `BodyTooLarge`); called only for a
+ * POST.
+ */
+export type ReadRawBody = (maxBytes: number) => Promise<string | Uint8Array>;
 
 /** Processes one delivery and never rejects: every failure becomes an answer. */
 export type DeliveryProcessor = (
@@ -61,6 +65,12 @@ export function errorReporter(
  */
 export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProcessor {
   const { on, onUnhandled, dedupe = true, dropStaleStatuses = true } = options;
+  const { maxBodyBytes = DEFAULT_MAX_BODY_BYTES } = options;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError(
+      `createWebhookHandler: maxBodyBytes must be a whole number of bytes ≥ 1, not ${maxBodyBytes}`,
+    );
+  }
   const processed: WebhookDedupeStore | false = dedupe === true ? memoryDedupeStore() : dedupe;
   const statuses: WebhookStatusStore | false =
     dropStaleStatuses === true ? new ExpiringMap() : dropStaleStatuses;
@@ -75,8 +85,11 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       // throwing at creation would break builds that import the route without its environment.
       const secret = (options.secrets ?? options.secret)!;
       const { toleranceSeconds } = options;
-      event = await verifyWebhook(await readBody(), headers, secret, { toleranceSeconds });
+      const body = await readBody(maxBodyBytes);
+      if (byteLengthOf(body) > maxBodyBytes) throw new BodyTooLarge();
+      event = await verifyWebhook(body, headers, secret, { toleranceSeconds });
     } catch (error) {
+      if (error instanceof BodyTooLarge) return { status: 413, error: 'payload_too_large' };
       if (isWebhookVerificationError(error)) return { status: 400, error: error.reason };
       report(error);
       return { status: 500, error: 'internal_error' };

@@ -1,4 +1,5 @@
 import { type DeliveryAnswer, deliveryProcessor, errorReporter } from './_process-delivery';
+import { readBounded, streamChunks } from './_read-bounded';
 import { WEBHOOK_OUTCOME_HEADER } from './headers';
 import { type NodeWebhookListener, nodeListener } from './node-listener';
 import type { WebhookHandlerOptions } from './webhook-handler-options';
@@ -25,6 +26,7 @@ export interface WebhookHandler {
  * | case | answer |
  * | --- | --- |
  * | not a POST | 405 |
+ * | body over `maxBodyBytes` (default 1 MiB) | 413 `{ "error": "payload_too_large" }` |
  * | verification failed | 400 `{ "error": reason }` |
  * | handler succeeded; duplicate event id; stale status; no handler for the type | 204, with `Parley-Webhook-Outcome` saying which |
  * | handler threw (reported through `onError`) | 500 `{ "error": "handler_failed" }` |
@@ -50,7 +52,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const report = errorReporter(options);
   const handler = async (request: Request) =>
     toResponse(
-      await process(request.method, request.headers, async () => new Uint8Array(await request.arrayBuffer())),
+      await process(request.method, request.headers, (maxBytes) =>
+        readBounded(streamChunks(request.body), maxBytes),
+      ),
     );
   // A method, not `node: …`: the default build is checked to contain no `node:` text at all.
   return Object.assign(handler, {

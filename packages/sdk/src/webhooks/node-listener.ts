@@ -1,6 +1,7 @@
 // Imports nothing from `node:`: it works with whatever request and response objects it is given,
 // so this module stays in the runtime-neutral build.
 import type { DeliveryAnswer, DeliveryProcessor } from './_process-delivery';
+import { readBounded } from './_read-bounded';
 import { WEBHOOK_OUTCOME_HEADER } from './headers';
 
 /** What the Node listener needs of a request: Node's `IncomingMessage`, an Express or a raw Fastify request. */
@@ -44,17 +45,12 @@ export function nodeListener(
       report(new TypeError(PARSED_BODY));
       answer = { status: 500, error: 'body_already_parsed', message: PARSED_BODY };
     } else {
-      answer = await process(req.method ?? 'GET', req.headers, async () => (raw ? body : readStream(req)));
+      answer = await process(req.method ?? 'GET', req.headers, async (maxBytes) =>
+        raw ? body : readBounded(req, maxBytes),
+      );
     }
     writeAnswer(res, answer);
   };
-}
-
-async function readStream(req: NodeWebhookRequest): Promise<Uint8Array> {
-  const chunks: (Uint8Array<ArrayBuffer> | string)[] = [];
-  for await (const chunk of req) chunks.push(chunk as Uint8Array<ArrayBuffer> | string);
-  // A Blob joins the chunks (strings as UTF-8, after a setEncoding) without a Node Buffer.
-  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 function writeAnswer(res: NodeWebhookResponse, { status, outcome, ...body }: DeliveryAnswer): void {

@@ -35,6 +35,11 @@ export interface WebhookHandlerSettings {
   dropStaleStatuses?: boolean | WebhookStatusStore | undefined;
   /** Largest accepted distance between the delivery's timestamp and now, in seconds; default 300. */
   toleranceSeconds?: number | undefined;
+  /**
+   * Largest body read, in bytes (a whole number ≥ 1); default 1 MiB. A larger one is answered 413
+   * `payload_too_large` without being kept or verified. Parley's events are a few KB.
+   */
+  maxBodyBytes?: number | undefined;
 }
 
 /**
