@@ -7,6 +7,7 @@ export {
 } from './core/defaults';
 export type { FaultView } from './core/fault-table';
 export type { WorkspaceClockView, WorkspaceView } from './core/workspaces';
+export { createEmulator, type Emulator, type EmulatorOptions } from './create-emulator';
 export { DAILY_SEND_LIMIT } from './domain/daily-cap';
 export { EMULATOR_ERROR_STATUS, type EmulatorErrorCode } from './domain/error-codes';
 export type { FaultAnswer } from './domain/faults';
@@ -21,7 +22,6 @@ export {
   SYNTHETIC_SENDER,
   TEMPLATE_DEFINITIONS,
 } from './domain/sandbox-fixtures';
-export { createEmulator, type Emulator, type EmulatorOptions } from './emulator/create-emulator';
 export {
   createSandbox,
   type Sandbox,

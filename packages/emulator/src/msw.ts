@@ -1,5 +1,5 @@
 import { http } from 'msw';
-import type { Emulator } from './emulator/create-emulator';
+import type { Emulator } from './create-emulator';
 
 /** Options of {@link createEmulatorHandlers}. */
 export interface EmulatorHandlerOptions {

@@ -1,7 +1,7 @@
 import type { Message } from '@parley/sdk';
 import { describe, expect } from 'vitest';
+import type { Emulator } from './create-emulator';
 import { SANDBOX_ACTIVE_CONNECTION_ID } from './domain/sandbox-fixtures';
-import type { Emulator } from './emulator/create-emulator';
 import { createSandbox, type Sandbox } from './sandbox/create-sandbox';
 import { createSandboxTest } from './vitest';
 

@@ -1,7 +1,7 @@
 // Entry `@parley/emulator/vitest`: a sandbox per test as vitest fixtures (vitest is a peer dependency).
 import type { Parley } from '@parley/sdk';
 import { test as baseTest, type TestAPI } from 'vitest';
-import { createEmulator, type Emulator, type EmulatorOptions } from './emulator/create-emulator';
+import { createEmulator, type Emulator, type EmulatorOptions } from './create-emulator';
 import { createSandbox, type Sandbox, type SandboxOptions } from './sandbox/create-sandbox';
 
 export type {

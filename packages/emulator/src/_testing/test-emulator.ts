@@ -1,11 +1,6 @@
 import { afterEach } from 'vitest';
+import { assembleEmulator, createEmulator, type Emulator, type EmulatorOptions } from '../create-emulator';
 import { SANDBOX_ACTIVE_CONNECTION_ID } from '../domain/sandbox-fixtures';
-import {
-  assembleEmulator,
-  createEmulator,
-  type Emulator,
-  type EmulatorOptions,
-} from '../emulator/create-emulator';
 import type { Persistence } from '../store/persistence';
 
 /** 2026-10-14T09:30:15Z: a quarter past a minute, so windows and days are easy to reason about. */

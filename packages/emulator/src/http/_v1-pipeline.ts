@@ -4,11 +4,11 @@ import type { EmulatorCore } from '../core/emulator-core';
 import { authenticate, type Caller } from '../core/keys';
 import { rejectIfExhausted } from '../core/rate-limits';
 import type { IdempotencyTicket } from '../core/send-idempotency';
+import { isUnstoredChange } from '../core/unstored-change';
 import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
-import { PersistenceError } from '../store/data-dir-errors';
 import { applyFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
@@ -199,7 +199,7 @@ function answer(
       });
     }
     // A change the data dir could not store was not made: like a refusal, it consumes nothing.
-    if (core.rateLimits && !(error instanceof PersistenceError)) consume(limits, keyId, charge, now);
+    if (core.rateLimits && !isUnstoredChange(error)) consume(limits, keyId, charge, now);
     return errorResponse(error, requestId, rateHeaders(ownBucket, now));
   }
 }

@@ -1,7 +1,7 @@
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAppWithKey, testEmulator, textSend } from '../_testing/test-emulator';
-import type { Emulator } from '../emulator/create-emulator';
+import type { Emulator } from '../create-emulator';
 
 const receivers: TestReceiver[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { T0, type TestAnswer, testEmulator, textSend } from '../_testing/test-emulator';
 import { DEFAULT_APPLICATION_ID, DEFAULT_WORKSPACE_ID } from '../core/defaults';
-import type { Emulator } from '../emulator/create-emulator';
+import type { Emulator } from '../create-emulator';
 
 // Per-workspace clocks and resets (DESIGN §4), end to end in process: /v1 calls with each
 // workspace's key, the control API, and real receivers on 127.0.0.1 for the deliveries.

@@ -9,7 +9,7 @@ import {
   type WebhookEventType,
 } from '@parley/sdk';
 import type { Clock } from '../clock/clock-types';
-import type { Emulator } from '../emulator/create-emulator';
+import type { Emulator } from '../create-emulator';
 import { type Duration, durationMs } from './duration';
 import { listenSandboxReceiver, type SandboxReceiver } from './sandbox-receiver';
 

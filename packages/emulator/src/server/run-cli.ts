@@ -1,6 +1,6 @@
-import { EMULATOR_VERSION } from '../emulator/version';
 import { DataDirError, PersistenceError } from '../store/data-dir-errors';
 import { SeedError } from '../store/parse-seed';
+import { EMULATOR_VERSION } from '../version';
 import { startSummary, summaryLines } from './_start-summary';
 import { parseCliFlags, USAGE, UsageError } from './cli-flags';
 import { type EmulatorServer, startEmulatorServer } from './start-server';

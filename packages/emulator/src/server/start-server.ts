@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assembleEmulator, type Emulator, type EmulatorOptions } from '../emulator/create-emulator';
+import { assembleEmulator, type Emulator, type EmulatorOptions } from '../create-emulator';
 import { isBrowserBlockedPort } from './_browser-blocked-ports';
 import { answerClientError } from './_client-error';
 import { guardHost } from './host-guard';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { templateSend, testEmulator } from '../_testing/test-emulator';
-import { createEmulator } from '../emulator/create-emulator';
+import { createEmulator } from '../create-emulator';
 import { DataDirError } from './data-dir-errors';
 
 const parent = mkdtempSync(join(tmpdir(), 'parley-modes-'));

@@ -1,20 +1,20 @@
 import type { H3 } from 'h3';
-import type { Clock, ClockMode } from '../clock/clock-types';
-import { createTimeline } from '../clock/create-timeline';
-import { type ControlRuntime, createControl, type EmulatorControl } from '../core/control';
-import { DEFAULT_SANDBOX_KEY } from '../core/defaults';
-import { EmulatorCore } from '../core/emulator-core';
-import { createInitialState } from '../core/initial-state';
-import { createHttpApp } from '../http/create-app';
-import { filePersistence } from '../store/file-persistence';
-import { parseSeed } from '../store/parse-seed';
-import { memoryPersistence, type Persistence } from '../store/persistence';
-import type { SeedFile } from '../store/seed-types';
-import { hydrateState } from '../store/state';
-import type { WebhookNetwork } from '../webhooks/delivery-attempt';
-import { RETRY_SCHEDULES, type RetryScheduleName } from '../webhooks/retry-schedule';
-import type { UrlPolicy } from '../webhooks/url-policy';
+import type { Clock, ClockMode } from './clock/clock-types';
+import { createTimeline } from './clock/create-timeline';
+import { type ControlRuntime, createControl, type EmulatorControl } from './core/control';
+import { DEFAULT_SANDBOX_KEY } from './core/defaults';
+import { EmulatorCore } from './core/emulator-core';
+import { createInitialState } from './core/initial-state';
+import { createHttpApp } from './http/create-app';
+import { filePersistence } from './store/file-persistence';
+import { parseSeed } from './store/parse-seed';
+import { memoryPersistence, type Persistence } from './store/persistence';
+import type { SeedFile } from './store/seed-types';
+import { hydrateState } from './store/state';
 import { EMULATOR_VERSION } from './version';
+import type { WebhookNetwork } from './webhooks/delivery-attempt';
+import { RETRY_SCHEDULES, type RetryScheduleName } from './webhooks/retry-schedule';
+import type { UrlPolicy } from './webhooks/url-policy';
 
 /** Options of {@link createEmulator}. */
 export interface EmulatorOptions {
@@ -119,7 +119,7 @@ export function assembleEmulator(
   const seedState = async () => {
     await core.replaceState(createInitialState());
     if (options.seed) {
-      const { applySeed } = await import('../core/apply-seed');
+      const { applySeed } = await import('./core/apply-seed');
       await applySeed(core, options.seed);
     }
   };
@@ -139,7 +139,7 @@ export function assembleEmulator(
   const control = createControl(runtime);
   const app = createHttpApp(core, control, {
     renderConsole: async () => {
-      const { renderConsolePage } = await import('../console/console-page');
+      const { renderConsolePage } = await import('./console/console-page');
       return renderConsolePage(control.getClock());
     },
   });

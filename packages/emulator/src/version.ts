@@ -1,4 +1,4 @@
-import { version } from '../../package.json';
+import { version } from '../package.json';
 
 /**
  * The emulator's version, as `GET /_emulator/health` and `--version` report it: read from

@@ -8,7 +8,7 @@ import { isWebhookVerificationError, verifyWebhook } from '@parley/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEmulator } from '../_testing/test-emulator';
 import type { ClockMode } from '../clock/clock-types';
-import { DEFAULT_APPLICATION_ID } from '../core/defaults';
+import { DEFAULT_APPLICATION_ID } from './defaults';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
