@@ -10,6 +10,7 @@ import { idCost, timestampHeap } from './tunings.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
+const UNTUNED = fileURLToPath(new URL('./untuned-emulator.mjs', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const rows = [];
 const row = (measure, emulator, baseline, ratio, target = '') =>
@@ -95,11 +96,13 @@ const memoryRun = await startServer([
   '--clock',
   'frozen',
 ]);
+const tunedStarted = performance.now();
 const sentForMemory = await sendMany({
   baseUrl: memoryRun.ready.base_url,
   key: memoryRun.ready.sandbox_key,
   amount: MESSAGES,
 });
+const tunedSendSeconds = (performance.now() - tunedStarted) / 1000;
 await fetch(`${memoryRun.ready.control_url}/clock/advance`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
@@ -128,6 +131,22 @@ row(
 );
 const ourRss = rssOf(memoryRun.child.pid);
 await stop(memoryRun.child);
+// The same sends without the bin's V8 flags (section 7 weighs that tuning).
+const untunedRun = await startServer([
+  UNTUNED,
+  '--json',
+  '--port',
+  '0',
+  '--rate-limits',
+  'off',
+  '--clock',
+  'frozen',
+]);
+const untunedStarted = performance.now();
+await sendMany({ baseUrl: untunedRun.ready.base_url, key: untunedRun.ready.sandbox_key, amount: MESSAGES });
+const untunedSendSeconds = (performance.now() - untunedStarted) / 1000;
+const untunedRss = rssOf(untunedRun.child.pid);
+await stop(untunedRun.child);
 const bareMemory = await startServer([BARE]);
 await sendMany({ baseUrl: bareMemory.ready.base_url, key: 'none', amount: MESSAGES });
 const bareRss = rssOf(bareMemory.child.pid);
@@ -185,6 +204,21 @@ row(
   fixed(stamps.perRecordMb, 1),
   fixed(stamps.sharedMb / stamps.perRecordMb, 2),
   'tuning kept while < 0.50',
+);
+
+row(
+  `RSS after ${MESSAGES / 1000}k sends, MB (bin's V8 flags vs none)`,
+  fixed(mb(ourRss)),
+  fixed(mb(untunedRss)),
+  fixed(ourRss / untunedRss, 2),
+  'tuning kept while < 0.85',
+);
+row(
+  `${MESSAGES / 1000}k sends, s (bin's V8 flags vs none)`,
+  fixed(tunedSendSeconds, 1),
+  fixed(untunedSendSeconds, 1),
+  fixed(tunedSendSeconds / untunedSendSeconds, 2),
+  'report only',
 );
 
 console.log(
