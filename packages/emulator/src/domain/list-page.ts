@@ -62,7 +62,13 @@ export function newestFirstPage<Item>(
 export function parseLimit(value: PageQuery['limit']): number {
   const limitText = value == null ? null : String(value);
   const limit = limitText === null ? 20 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || !/^\d+$/.test(limitText ?? '20')) {
+  if (
+    limit < 1 ||
+    limit > 100 ||
+    !/^\d+$/.test(limitText ?? '20') ||
+    // Stryker disable next-line ConditionalExpression: digits alone (the pattern above) are always an integer, or Infinity, which is > 100
+    !Number.isInteger(limit)
+  ) {
     throw new DomainError('validation_error', 'limit must be an integer from 1 to 100.', {
       field: 'limit',
       reason: 'invalid_value',
