@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { DomainError } from './domain-error';
 import {
   MAGIC_RECIPIENTS,
+  MAGIC_RETRY_AFTER_SECONDS,
   magicRecipient,
   magicRefusal,
   magicSteps,
@@ -42,16 +43,52 @@ const at = (to: string, age: number) => {
 };
 
 describe('magic recipients (sandbox)', () => {
-  test('the list: seven numbers, each a valid and distinct E.164 number, none a fixture number', () => {
-    expect(MAGIC_RECIPIENTS.map(({ number, behaviour }) => [number, behaviour])).toEqual([
-      ['+15550100000', 'unreachable'],
-      ['+15550101001', 'stays_sent'],
-      ['+15550101002', 'read'],
-      ['+15550101003', 'late_delivery'],
-      ['+15550101004', 'fails_after_sent'],
-      ['+15550101005', 'connection_inactive'],
-      ['+15550101006', 'rate_limited'],
+  // docs/testing-your-app.md, "Magic recipients": the table users rely on, in its order. Each
+  // description says the docs' outcome (GET /_emulator/magic-numbers lists exactly these).
+  test('the list: the documented numbers, behaviours and outcomes, in the documented order', () => {
+    expect(MAGIC_RECIPIENTS).toEqual([
+      {
+        number: '+15550100000',
+        behaviour: 'unreachable',
+        description:
+          'Any number ending in 0000 (spec 3.2): accepted (202) as failed with recipient_unreachable, its status event queued at once.',
+      },
+      {
+        number: '+15550101001',
+        behaviour: 'stays_sent',
+        description: 'Sent at 2 s, then never delivered: it stays sent.',
+      },
+      {
+        number: '+15550101002',
+        behaviour: 'read',
+        description: 'Sent at 2 s, delivered at 5 s, read at 10 s, with an event each.',
+      },
+      {
+        number: '+15550101003',
+        behaviour: 'late_delivery',
+        description: 'Sent at 2 s, delivered late, at 60 s.',
+      },
+      {
+        number: '+15550101004',
+        behaviour: 'fails_after_sent',
+        description: 'Sent at 2 s, then failed at 5 s with the message error message_undeliverable.',
+      },
+      {
+        number: '+15550101005',
+        behaviour: 'connection_inactive',
+        description: 'The send is refused: 409 connection_inactive, as if the connection were disconnected.',
+      },
+      {
+        number: '+15550101006',
+        behaviour: 'rate_limited',
+        description:
+          'The send is refused: 429 rate_limited (bucket sends) with Retry-After: 1; nothing is consumed.',
+      },
     ]);
+    expect(Object.isFrozen(MAGIC_RECIPIENTS)).toBe(true);
+  });
+
+  test('each a valid and distinct E.164 number, none a fixture number', () => {
     const numbers = MAGIC_RECIPIENTS.map((recipient) => recipient.number);
     expect(numbers.every(isPhoneNumber)).toBe(true);
     expect(new Set(numbers).size).toBe(numbers.length);
@@ -60,7 +97,6 @@ describe('magic recipients (sandbox)', () => {
       SYNTHETIC_RECIPIENT,
     ];
     expect(numbers.filter((number) => fixtures.includes(number))).toEqual([]);
-    for (const recipient of MAGIC_RECIPIENTS) expect(recipient.description.length).toBeGreaterThan(20);
   });
 
   test('magicRecipient: exact numbers, any number ending in 0000, nothing else', () => {
@@ -93,7 +129,32 @@ describe('magic recipients (sandbox)', () => {
   test('fails_after_sent: sent at 2 s, failed at 5 s with message_undeliverable', () => {
     expect(at('+15550101004', 4_999)).toEqual(['sent', null, 2_000]);
     expect(at('+15550101004', 5_000)).toEqual(['failed', 'message_undeliverable', 5_000]);
-    expect(messageAt(queued('+15550101004'), ACCEPTED + 5_000).error).toEqual(UNDELIVERABLE_ERROR);
+    expect(messageAt(queued('+15550101004'), ACCEPTED + 5_000).error).toEqual({
+      code: 'message_undeliverable',
+      message: 'The platform could not deliver this message to the recipient.',
+    });
+    expect(UNDELIVERABLE_ERROR).toEqual({
+      code: 'message_undeliverable',
+      message: 'The platform could not deliver this message to the recipient.',
+    });
+  });
+
+  test('magicSteps: the documented schedule of each number that is sent', () => {
+    expect(magicSteps('+15550101001')).toEqual([{ status: 'sent', age: 2_000 }]);
+    expect(magicSteps('+15550101002')).toEqual([
+      { status: 'sent', age: 2_000 },
+      { status: 'delivered', age: 5_000 },
+      { status: 'read', age: 10_000 },
+    ]);
+    expect(magicSteps('+15550101003')).toEqual([
+      { status: 'sent', age: 2_000 },
+      { status: 'delivered', age: 60_000 },
+    ]);
+    expect(magicSteps('+15550101004')).toEqual([
+      { status: 'sent', age: 2_000 },
+      { status: 'failed', age: 5_000, error: UNDELIVERABLE_ERROR },
+    ]);
+    expect(magicSteps('+33612345678')).toBeUndefined();
   });
 
   test('stepsOf: magic steps only for sandbox messages; other numbers keep the spec schedule', () => {
@@ -115,13 +176,20 @@ describe('magic recipients (sandbox)', () => {
     expect(inactive).toMatchObject({
       code: 'connection_inactive',
       status: 409,
+      message:
+        'Connection 7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51 is not active (sandbox magic recipient +15550101005).',
       details: { connection_id: SANDBOX_ACTIVE_CONNECTION_ID },
     });
-    expect(magicRefusal('+15550101006', SANDBOX_ACTIVE_CONNECTION_ID)).toMatchObject({
+    const limited = magicRefusal('+15550101006', SANDBOX_ACTIVE_CONNECTION_ID);
+    expect(limited).toBeInstanceOf(DomainError);
+    expect(limited).toMatchObject({
       code: 'rate_limited',
       status: 429,
+      message:
+        'Rate limit of the sends bucket reached (sandbox magic recipient +15550101006); retry after the window resets.',
       details: { bucket: 'sends', retry_after: 1 },
     });
+    expect(MAGIC_RETRY_AFTER_SECONDS).toBe(1);
     for (const to of ['+15550101001', '+15550100000', '+33612345678']) {
       expect(magicRefusal(to, SANDBOX_ACTIVE_CONNECTION_ID)).toBeUndefined();
     }
