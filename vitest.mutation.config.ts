@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { MUTATION_AREAS } from './mutation-areas.mjs';
 import { packageAliases } from './vitest.shared';
+
+/** The unit tests of one mutation area, or of all of them. */
+function testFilesOf(area: string | undefined): string[] {
+  const areas = Object.entries(MUTATION_AREAS);
+  return areas.flatMap(([name, each]) =>
+    area === undefined || area === 'all' || area === name ? each.tests : [],
+  );
+}
 
 /**
  * The tests StrykerJS runs against each mutant (`pnpm test:mutation`, docs/testing.md): the
@@ -10,16 +19,9 @@ import { packageAliases } from './vitest.shared';
 export default defineConfig({
   resolve: { alias: packageAliases },
   test: {
-    include: ['packages/sdk/src/**/*.test.ts', 'packages/emulator/src/**/*.test.ts'],
-    exclude: [
-      '**/node_modules/**',
-      '**/dist/**',
-      'packages/emulator/src/server/**',
-      // They start the built bin as a process (the sandbox holds no built SDK) and test store/,
-      // which is not a mutated area.
-      'packages/emulator/src/store/persistence-kill.test.ts',
-      'packages/emulator/src/store/seed.test.ts',
-    ],
+    // The tests of the area being mutated (stryker.config.mjs sets the variable), or of every area.
+    include: testFilesOf(process.env.PARLEY_MUTATION_AREA),
+    exclude: ['**/node_modules/**', '**/dist/**'],
     // Each test file in a fresh module graph (vitest's default, said here because it matters):
     // a static mutant (a module-level table, an error class's name) only takes effect when its
     // module is loaded again, and cached state (key caches) must not carry one mutant into the
