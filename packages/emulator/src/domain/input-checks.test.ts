@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DomainError } from './domain-error';
-import { asObject, invalid, isObject } from './input-checks';
+import { asObject, controlBody, invalid, isObject } from './input-checks';
 
 function refusal(run: () => unknown): DomainError {
   try {
@@ -39,5 +39,17 @@ describe('input checks', () => {
     const custom = refusal(() => asObject(7, 'not_an_object', 'Send an object.'));
     expect(custom.details).toEqual({ field: 'body', reason: 'not_an_object' });
     expect(custom.message).toBe('Send an object.');
+  });
+
+  test('controlBody: no body is an empty one; an object is itself; anything else is refused on field body', () => {
+    expect(controlBody(undefined)).toEqual({});
+    const body = { name: 'x' };
+    expect(controlBody(body)).toBe(body);
+    for (const value of [null, [], 'text', 0]) {
+      const error = refusal(() => controlBody(value));
+      expect(error.code).toBe('validation_error');
+      expect(error.message).toBe('The body must be a JSON object.');
+      expect(error.details).toEqual({ field: 'body', reason: 'invalid_type' });
+    }
   });
 });

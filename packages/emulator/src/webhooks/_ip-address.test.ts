@@ -69,6 +69,9 @@ describe('parseIpv6: hex groups, at most one ::, optional trailing dotted quad',
     '::1.2.3',
     '1.2.3.4',
     '1:2:3:4:5:6:7:1.2.3.4',
+    // Text before a line break is part of the address, not skipped.
+    '1\n::1.2.3.4',
+    'x\n::ffff:127.0.0.1',
   ])('%j → null', (text) => {
     expect(parseIpv6(text)).toBeNull();
   });
