@@ -1,5 +1,6 @@
 import { SCOPES } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import {
   bearerToken,
   capabilities,
@@ -11,21 +12,10 @@ import {
   parseScopes,
   requireScope,
 } from './api-keys';
-import { DomainError } from './domain-error';
 
 const SECRET = 'AbCd0123456789efghijklmnopqrstuv';
 const SANDBOX_KEY = `prl_sandbox_${SECRET}`;
 const LIVE_KEY = `prl_live_${SECRET}`;
-
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('key format (DESIGN §2)', () => {
   test.each(['sandbox', 'live'] as const)('generateKey(%s): prl_<env>_ + 32 base62, never twice', (env) => {
@@ -113,7 +103,7 @@ describe('scopes', () => {
 
   test('requireScope: passes with the scope, else 403 insufficient_scope naming it', () => {
     expect(() => requireScope(key(['messages.send']), 'messages.send')).not.toThrow();
-    const error = thrown(() => requireScope(key(['messages.read']), 'messages.send'));
+    const error = thrownDomainError(() => requireScope(key(['messages.read']), 'messages.send'));
     expect(error).toMatchObject({
       code: 'insufficient_scope',
       status: 403,
@@ -148,7 +138,7 @@ describe('parseScopes: the scopes of a key creation', () => {
   test('50 scopes accepted, 51 refused', () => {
     const fifty = Array.from({ length: 50 }, (_, i) => `scope.${i}`);
     expect(parseScopes(fifty)).toEqual(fifty);
-    expect(thrown(() => parseScopes([...fifty, 'scope.50']))).toMatchObject({
+    expect(thrownDomainError(() => parseScopes([...fifty, 'scope.50']))).toMatchObject({
       ...invalidType,
       message: 'scopes must be an array of at most 50 scope names.',
     });
@@ -157,7 +147,7 @@ describe('parseScopes: the scopes of a key creation', () => {
   test.each([null, 'messages.send', { 0: 'messages.send' }, 1])(
     'not an array (%j): invalid_type',
     (value) => {
-      expect(thrown(() => parseScopes(value))).toMatchObject(invalidType);
+      expect(thrownDomainError(() => parseScopes(value))).toMatchObject(invalidType);
     },
   );
 
@@ -165,7 +155,7 @@ describe('parseScopes: the scopes of a key creation', () => {
     const hundred = 'a'.repeat(100);
     expect(parseScopes([hundred])).toEqual([hundred]);
     for (const scope of ['a'.repeat(101), '']) {
-      expect(thrown(() => parseScopes(['messages.send', scope]))).toMatchObject({
+      expect(thrownDomainError(() => parseScopes(['messages.send', scope]))).toMatchObject({
         ...invalidValue,
         message: 'Each scope must be a non-empty string.',
       });
@@ -175,7 +165,7 @@ describe('parseScopes: the scopes of a key creation', () => {
   test.each([null, 1, true, ['messages.send'], { scope: 'messages.send' }])(
     'an entry that is not a string (%j): invalid_value',
     (entry) => {
-      expect(thrown(() => parseScopes(['messages.send', entry]))).toMatchObject(invalidValue);
+      expect(thrownDomainError(() => parseScopes(['messages.send', entry]))).toMatchObject(invalidValue);
     },
   );
 

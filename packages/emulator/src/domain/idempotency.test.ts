@@ -1,5 +1,6 @@
 import type { Message } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import { DomainError } from './domain-error';
 import {
   bodyFingerprint,
@@ -12,19 +13,9 @@ import {
 } from './idempotency';
 import type { MessageRecord } from './records';
 
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
-
 describe('Idempotency-Key header (DESIGN §2)', () => {
   test('absent: 400 idempotency_key_required', () => {
-    expect(thrown(() => parseIdempotencyKey(null))).toMatchObject({
+    expect(thrownDomainError(() => parseIdempotencyKey(null))).toMatchObject({
       code: 'idempotency_key_required',
       status: 400,
       message:
@@ -40,7 +31,7 @@ describe('Idempotency-Key header (DESIGN §2)', () => {
   test.each(['', '~'.repeat(256), 'tab\there', 'line\nbreak', 'é', '\x1f', '\x7f', 'ok\n'])(
     '%j: 400 validation_error on the header',
     (key) => {
-      expect(thrown(() => parseIdempotencyKey(key))).toMatchObject({
+      expect(thrownDomainError(() => parseIdempotencyKey(key))).toMatchObject({
         code: 'validation_error',
         status: 400,
         message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
@@ -122,7 +113,7 @@ describe('findReplay', () => {
   test('same key, other body: 409 idempotency_key_reused, until the key is forgotten', () => {
     const other = bodyFingerprint({ to: '+15550123457' });
     expect(
-      thrown(() => findReplay(records, messages, slot, other, ACCEPTED + IDEMPOTENCY_TTL_MS - 1)),
+      thrownDomainError(() => findReplay(records, messages, slot, other, ACCEPTED + IDEMPOTENCY_TTL_MS - 1)),
     ).toMatchObject({
       code: 'idempotency_key_reused',
       status: 409,

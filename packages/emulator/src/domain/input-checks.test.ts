@@ -1,20 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DomainError } from './domain-error';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import { asObject, controlBody, invalid, isObject } from './input-checks';
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('input checks', () => {
   test('invalid throws 400 validation_error with the field and the reason', () => {
-    const error = refusal(() => invalid('name', 'required', 'name is required.'));
+    const error = thrownDomainError(() => invalid('name', 'required', 'name is required.'));
     expect(error.code).toBe('validation_error');
     expect(error.message).toBe('name is required.');
     expect(error.details).toEqual({ field: 'name', reason: 'required' });
@@ -33,10 +23,13 @@ describe('input checks', () => {
 
   test('asObject refuses anything else on field body, with the default or the given reason and message', () => {
     for (const value of [null, undefined, [], 'text', 42]) {
-      expect(refusal(() => asObject(value)).details).toEqual({ field: 'body', reason: 'invalid_type' });
+      expect(thrownDomainError(() => asObject(value)).details).toEqual({
+        field: 'body',
+        reason: 'invalid_type',
+      });
     }
-    expect(refusal(() => asObject([])).message).toBe('The body must be a JSON object.');
-    const custom = refusal(() => asObject(7, 'not_an_object', 'Send an object.'));
+    expect(thrownDomainError(() => asObject([])).message).toBe('The body must be a JSON object.');
+    const custom = thrownDomainError(() => asObject(7, 'not_an_object', 'Send an object.'));
     expect(custom.details).toEqual({ field: 'body', reason: 'not_an_object' });
     expect(custom.message).toBe('Send an object.');
   });
@@ -46,7 +39,7 @@ describe('input checks', () => {
     const body = { name: 'x' };
     expect(controlBody(body)).toBe(body);
     for (const value of [null, [], 'text', 0]) {
-      const error = refusal(() => controlBody(value));
+      const error = thrownDomainError(() => controlBody(value));
       expect(error.code).toBe('validation_error');
       expect(error.message).toBe('The body must be a JSON object.');
       expect(error.details).toEqual({ field: 'body', reason: 'invalid_type' });

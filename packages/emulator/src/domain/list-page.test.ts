@@ -1,16 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { DomainError } from './domain-error';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import { listPage, newestFirstPage, type PageQuery, parseLimit } from './list-page';
-
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 // docs/api-reference.md (list envelope), docs/decisions.md (`limit` / `cursor`).
 const LIMIT_REFUSAL = {
@@ -69,7 +59,7 @@ describe('parseLimit: 1–100 written in digits, default 20 (docs/decisions.md)'
     Number.NaN,
     Number.POSITIVE_INFINITY,
   ])('%j: 400 validation_error naming limit', (value) => {
-    expect(thrown(() => parseLimit(value))).toMatchObject(LIMIT_REFUSAL);
+    expect(thrownDomainError(() => parseLimit(value))).toMatchObject(LIMIT_REFUSAL);
   });
 });
 
@@ -126,7 +116,7 @@ describe('listPage: oldest first, by offset (GET /v1/connections, templates, …
   });
 
   test('a bad limit is refused before anything is listed', () => {
-    expect(thrown(() => listPage(items, { limit: 101 }))).toMatchObject(LIMIT_REFUSAL);
+    expect(thrownDomainError(() => listPage(items, { limit: 101 }))).toMatchObject(LIMIT_REFUSAL);
   });
 
   test.each([
@@ -139,7 +129,7 @@ describe('listPage: oldest first, by offset (GET /v1/connections, templates, …
     ['a negative position', forged('o:-2')],
     ['a position of 10 digits', forged('o:1000000000')],
   ])('a cursor it did not return (%s): 400 naming cursor', (_, cursor) => {
-    expect(thrown(() => listPage(items, { cursor }))).toMatchObject(CURSOR_REFUSAL);
+    expect(thrownDomainError(() => listPage(items, { cursor }))).toMatchObject(CURSOR_REFUSAL);
   });
 });
 
@@ -269,12 +259,12 @@ describe('newestFirstPage: GET /_emulator/messages, newest first (docs/decisions
 
   test('a cursor past the end of the history (it was reset since): 400 naming cursor', () => {
     const cursor = page(ids(5), { limit: 1 }).next_cursor; // the position of m4
-    expect(thrown(() => page(ids(3), { cursor }))).toMatchObject(CURSOR_REFUSAL);
+    expect(thrownDomainError(() => page(ids(3), { cursor }))).toMatchObject(CURSOR_REFUSAL);
     expect(page(ids(4), { cursor, limit: 1 })).toMatchObject({ data: ['m4'], has_more: true });
   });
 
   test('a bad limit is refused before anything is picked', () => {
-    expect(thrown(() => page(ids(3), { limit: 0 }))).toMatchObject(LIMIT_REFUSAL);
+    expect(thrownDomainError(() => page(ids(3), { limit: 0 }))).toMatchObject(LIMIT_REFUSAL);
   });
 
   test.each([
@@ -287,6 +277,6 @@ describe('newestFirstPage: GET /_emulator/messages, newest first (docs/decisions
     ['a negative position', forged('p:-2')],
     ['a position of 10 digits', forged('p:1000000000')],
   ])('a cursor it did not return (%s): 400 naming cursor', (_, cursor) => {
-    expect(thrown(() => page(ids(5), { cursor }))).toMatchObject(CURSOR_REFUSAL);
+    expect(thrownDomainError(() => page(ids(5), { cursor }))).toMatchObject(CURSOR_REFUSAL);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DomainError } from './domain-error';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import {
   connectionView,
   createInboundMessage,
@@ -20,16 +20,6 @@ const LIVE_APP: ApplicationRecord = {
   created_at: '2026-10-14T00:00:00Z',
 };
 const SANDBOX_APP: ApplicationRecord = { ...LIVE_APP, environment: 'sandbox' };
-
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const MESSAGES: Record<string, string> = {
   body: 'The body must be a JSON object.',
@@ -103,16 +93,16 @@ describe('createLiveConnection', () => {
       createLiveConnection(LIVE_APP, { phone_number: number, name: 'n'.repeat(200) }, NOW).name,
     ).toHaveLength(200);
     for (const name of ['n'.repeat(201), '', 42]) {
-      expect(thrown(() => createLiveConnection(LIVE_APP, { phone_number: number, name }, NOW))).toMatchObject(
-        invalid('name', 'invalid_type'),
-      );
+      expect(
+        thrownDomainError(() => createLiveConnection(LIVE_APP, { phone_number: number, name }, NOW)),
+      ).toMatchObject(invalid('name', 'invalid_type'));
     }
   });
 
   test.each(['+1234567', '+1234567890123456', '33123456789', 'x+33123456789', '+33 123456789', 33123456789])(
     'phone_number %j refused',
     (phone_number) => {
-      expect(thrown(() => createLiveConnection(LIVE_APP, { phone_number }, NOW))).toMatchObject(
+      expect(thrownDomainError(() => createLiveConnection(LIVE_APP, { phone_number }, NOW))).toMatchObject(
         invalid('phone_number', 'invalid_format'),
       );
     },
@@ -120,10 +110,10 @@ describe('createLiveConnection', () => {
 
   test('a sandbox application has only its fixtures; the body must be an object', () => {
     expect(
-      thrown(() => createLiveConnection(SANDBOX_APP, { phone_number: '+33123456789' }, NOW)),
+      thrownDomainError(() => createLiveConnection(SANDBOX_APP, { phone_number: '+33123456789' }, NOW)),
     ).toMatchObject(invalid('application_id', 'sandbox_application'));
     for (const body of [null, [], 'x']) {
-      expect(thrown(() => createLiveConnection(LIVE_APP, body, NOW))).toMatchObject(
+      expect(thrownDomainError(() => createLiveConnection(LIVE_APP, body, NOW))).toMatchObject(
         invalid('body', 'invalid_type'),
       );
     }
@@ -180,15 +170,17 @@ describe('createInboundMessage', () => {
       createInboundMessage(connection, LIVE_APP, { from: '+33612345678', text }, NOW);
     expect(send('😀'.repeat(4096)).message.text).toBe('😀'.repeat(4096));
     for (const text of ['a'.repeat(4097), '', 42, undefined]) {
-      expect(thrown(() => send(text))).toMatchObject(invalid('text', 'invalid_type'));
+      expect(thrownDomainError(() => send(text))).toMatchObject(invalid('text', 'invalid_type'));
     }
   });
 
   test('from must be a phone number; the body an object', () => {
     expect(
-      thrown(() => createInboundMessage(connection, LIVE_APP, { from: 'x+33612345678', text: 't' }, NOW)),
+      thrownDomainError(() =>
+        createInboundMessage(connection, LIVE_APP, { from: 'x+33612345678', text: 't' }, NOW),
+      ),
     ).toMatchObject(invalid('from', 'invalid_format'));
-    expect(thrown(() => createInboundMessage(connection, LIVE_APP, null, NOW))).toMatchObject(
+    expect(thrownDomainError(() => createInboundMessage(connection, LIVE_APP, null, NOW))).toMatchObject(
       invalid('body', 'invalid_type'),
     );
   });

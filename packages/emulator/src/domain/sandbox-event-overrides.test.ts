@@ -1,22 +1,12 @@
 import type { Connection, Message } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
-import { DomainError } from './domain-error';
+import { thrownDomainError } from '../_testing/thrown-domain-error';
 import { withSandboxEventOverrides } from './sandbox-event-overrides';
 import { SANDBOX_CONNECTIONS, syntheticInboundMessage, syntheticStatusMessage } from './sandbox-fixtures';
 
 const AT = '2026-10-14T09:30:00.000Z';
 const received = () => ({ message: syntheticInboundMessage('m-1', AT) });
 const statusUpdated = () => ({ message: syntheticStatusMessage('m-2', AT) });
-
-function thrown(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return error as DomainError;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('withSandboxEventOverrides: `parley trigger TYPE --set path=value` (POST /v1/sandbox/events)', () => {
   test('no overrides: the synthetic data as it is, the same object', () => {
@@ -162,7 +152,7 @@ describe('withSandboxEventOverrides: `parley trigger TYPE --set path=value` (POS
     (_, type, overrides, field, reason, message) => {
       const data = type === 'message.received' ? received() : statusUpdated();
       const before = structuredClone(data);
-      expect(thrown(() => withSandboxEventOverrides(type, data, overrides))).toMatchObject({
+      expect(thrownDomainError(() => withSandboxEventOverrides(type, data, overrides))).toMatchObject({
         code: 'validation_error',
         status: 400,
         message,
@@ -175,7 +165,7 @@ describe('withSandboxEventOverrides: `parley trigger TYPE --set path=value` (POS
   test('one bad path among good ones refuses them all', () => {
     const data = received();
     expect(
-      thrown(() =>
+      thrownDomainError(() =>
         withSandboxEventOverrides('message.received', data, {
           'data.message.text': 'fine',
           'data.message.id': 'mine',
