@@ -1,6 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import { DomainError } from './domain-error';
 import { nextRandom } from './seeded-random';
-import { chaosHoldMs, chaosView, parseChaosInput, planChaos } from './webhook-chaos';
+import {
+  CHAOS_KINDS,
+  chaosHoldMs,
+  chaosView,
+  isForgedChaosKind,
+  parseChaosInput,
+  planChaos,
+} from './webhook-chaos';
+
+/** The 400 a bad body gets: status, code, message and details, or a failure when nothing is thrown. */
+function refusal(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { status: error.status, code: error.code, message: error.message, details: error.details };
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A seed whose first draw is exactly 0 (and whose next state is 0, so the second is seed 0's first). */
+const SEED_DRAWING_ZERO = 2_463_401_483;
 
 describe('parseChaosInput', () => {
   it('takes a rate or a next count per kind, delay_ms for delayed, and a seed', () => {
@@ -33,24 +55,108 @@ describe('parseChaosInput', () => {
     });
   });
 
+  it('limits are inclusive: seed 0–4294967295, next 1–1000, rate 0–1, delay_ms 1–21600000 (6 h)', () => {
+    expect(parseChaosInput({ seed: 0 }, 9).seed).toBe(0);
+    expect(parseChaosInput({ seed: 4_294_967_295 }, 9).seed).toBe(4_294_967_295);
+    expect(
+      parseChaosInput(
+        {
+          duplicate: { next: 1 },
+          out_of_order: { next: 1_000 },
+          tampered_body: { rate: 0 },
+          wrong_secret: { rate: 1 },
+        },
+        1,
+      ).kinds,
+    ).toStrictEqual({
+      duplicate: { next: 1 },
+      out_of_order: { next: 1_000 },
+      tampered_body: { rate: 0 },
+      wrong_secret: { rate: 1 },
+    });
+    expect(parseChaosInput({ delayed: { next: 1, delay_ms: 1 } }, 1).kinds).toStrictEqual({
+      delayed: { next: 1, delay_ms: 1 },
+    });
+    expect(parseChaosInput({ delayed: { rate: 0.5, delay_ms: 21_600_000 } }, 1).kinds).toStrictEqual({
+      delayed: { rate: 0.5, delay_ms: 21_600_000 },
+    });
+  });
+
+  it('a setting without delay_ms has no delay_ms key at all (GET shows the settings as given)', () => {
+    const chaos = parseChaosInput({ delayed: { next: 2 }, duplicate: { rate: 0.5 } }, 1);
+    expect(chaos.kinds).toStrictEqual({ delayed: { next: 2 }, duplicate: { rate: 0.5 } });
+    expect(Object.keys(chaos.kinds.delayed ?? {})).toEqual(['next']);
+  });
+
+  it('an empty body sets no kind, with the drawn seed', () => {
+    expect(parseChaosInput({}, 77)).toStrictEqual({ seed: 77, random_state: 77, kinds: {}, applied: {} });
+  });
+
+  const KINDS =
+    'duplicate, out_of_order, delayed, stale_timestamp, tampered_body, wrong_secret, other_event_signature';
+  const SEED = 'seed must be a whole number from 0 to 4294967295.';
+  const DELAY = 'delay_ms must be whole milliseconds from 1 to 21600000 (6 h).';
+  const SETTING = (kind: string) => `${kind} must be {"rate": 0 to 1} or {"next": N}.`;
+  const RATE = (kind: string) => `${kind}.rate must be a number from 0 to 1.`;
+  const NEXT = (kind: string) => `${kind}.next must be a whole number from 1 to 1000.`;
+
   it.each([
-    [[], 'body', 'not_an_object'],
-    [{ lost: { rate: 1 } }, 'lost', 'unknown_kind'],
-    [{ duplicate: 1 }, 'duplicate', 'invalid_value'],
-    [{ duplicate: {} }, 'duplicate', 'invalid_value'],
-    [{ duplicate: { rate: 0.5, next: 1 } }, 'duplicate', 'invalid_value'],
-    [{ duplicate: { rate: 1.5 } }, 'duplicate.rate', 'invalid_value'],
-    [{ duplicate: { rate: '0.5' } }, 'duplicate.rate', 'invalid_value'],
-    [{ duplicate: { next: 0 } }, 'duplicate.next', 'invalid_value'],
-    [{ duplicate: { next: 1.5 } }, 'duplicate.next', 'invalid_value'],
-    [{ duplicate: { next: 1, delay_ms: 10 } }, 'duplicate.delay_ms', 'unknown_field'],
-    [{ delayed: { next: 1, delay_ms: 0 } }, 'delayed.delay_ms', 'invalid_value'],
-    [{ duplicate: { next: 1 }, seed: -1 }, 'seed', 'invalid_value'],
-    [{ duplicate: { next: 1 }, seed: 2 ** 32 }, 'seed', 'invalid_value'],
-  ])('%j: validation_error on %s (%s)', (input, field, reason) => {
-    expect(() => parseChaosInput(input, 1)).toThrow(
-      expect.objectContaining({ code: 'validation_error', details: { field, reason } }),
-    );
+    [[], 'body', 'not_an_object', 'The body must be a JSON object of chaos kinds.'],
+    [null, 'body', 'not_an_object', 'The body must be a JSON object of chaos kinds.'],
+    [{ lost: { rate: 1 } }, 'lost', 'unknown_kind', `lost is not a chaos kind; use ${KINDS} (and seed).`],
+    [{ duplicate: 1 }, 'duplicate', 'invalid_value', SETTING('duplicate')],
+    [{ duplicate: {} }, 'duplicate', 'invalid_value', SETTING('duplicate')],
+    [{ delayed: { delay_ms: 10 } }, 'delayed', 'invalid_value', SETTING('delayed')],
+    [{ duplicate: { rate: 0.5, next: 1 } }, 'duplicate', 'invalid_value', SETTING('duplicate')],
+    [{ duplicate: { rate: 1.5 } }, 'duplicate.rate', 'invalid_value', RATE('duplicate')],
+    [{ duplicate: { rate: 1.000001 } }, 'duplicate.rate', 'invalid_value', RATE('duplicate')],
+    [{ wrong_secret: { rate: -0.1 } }, 'wrong_secret.rate', 'invalid_value', RATE('wrong_secret')],
+    [{ duplicate: { rate: '0.5' } }, 'duplicate.rate', 'invalid_value', RATE('duplicate')],
+    [{ duplicate: { next: 0 } }, 'duplicate.next', 'invalid_value', NEXT('duplicate')],
+    [{ duplicate: { next: 1_001 } }, 'duplicate.next', 'invalid_value', NEXT('duplicate')],
+    [{ out_of_order: { next: 1.5 } }, 'out_of_order.next', 'invalid_value', NEXT('out_of_order')],
+    [{ duplicate: { next: '2' } }, 'duplicate.next', 'invalid_value', NEXT('duplicate')],
+    [
+      { duplicate: { next: 1, delay_ms: 10 } },
+      'duplicate.delay_ms',
+      'unknown_field',
+      'duplicate takes rate or next.',
+    ],
+    [
+      { delayed: { next: 1, delay: 10 } },
+      'delayed.delay',
+      'unknown_field',
+      'delayed takes rate or next, and delay_ms.',
+    ],
+    [{ delayed: { next: 1, delay_ms: 0 } }, 'delayed.delay_ms', 'invalid_value', DELAY],
+    [{ delayed: { rate: 1, delay_ms: 21_600_001 } }, 'delayed.delay_ms', 'invalid_value', DELAY],
+    [{ delayed: { next: 1, delay_ms: 1.5 } }, 'delayed.delay_ms', 'invalid_value', DELAY],
+    [{ delayed: { next: 1, delay_ms: null } }, 'delayed.delay_ms', 'invalid_value', DELAY],
+    [{ duplicate: { next: 1 }, seed: -1 }, 'seed', 'invalid_value', SEED],
+    [{ duplicate: { next: 1 }, seed: 2 ** 32 }, 'seed', 'invalid_value', SEED],
+    [{ duplicate: { next: 1 }, seed: 1.5 }, 'seed', 'invalid_value', SEED],
+    [{ duplicate: { next: 1 }, seed: '42' }, 'seed', 'invalid_value', SEED],
+  ])('%j: 400 validation_error on %s (%s)', (input, field, reason, message) => {
+    expect(refusal(() => parseChaosInput(input, 1))).toEqual({
+      status: 400,
+      code: 'validation_error',
+      message,
+      details: { field, reason },
+    });
+  });
+});
+
+describe('isForgedChaosKind', () => {
+  it('the four forged kinds are, duplicate, out_of_order and delayed are not', () => {
+    expect(Object.fromEntries(CHAOS_KINDS.map((kind) => [kind, isForgedChaosKind(kind)]))).toEqual({
+      duplicate: false,
+      out_of_order: false,
+      delayed: false,
+      stale_timestamp: true,
+      tampered_body: true,
+      wrong_secret: true,
+      other_event_signature: true,
+    });
   });
 });
 
@@ -86,6 +192,17 @@ describe('planChaos', () => {
       return value < 0.5 ? 1 : 0;
     });
     expect(run(42)).toEqual(expected);
+  });
+
+  it('a draw hits when it is below the rate: rate 0 never, not even on a draw of exactly 0', () => {
+    expect(nextRandom(SEED_DRAWING_ZERO)).toEqual([0, 0]);
+    const never = parseChaosInput({ duplicate: { rate: 0 }, seed: SEED_DRAWING_ZERO }, 1);
+    expect(planChaos(never)).toEqual([]);
+    expect(never.random_state).toBe(0);
+    // The same draw of 0 is below any positive rate.
+    const tiny = parseChaosInput({ duplicate: { rate: Number.MIN_VALUE }, seed: SEED_DRAWING_ZERO }, 1);
+    expect(planChaos(tiny)).toEqual(['duplicate']);
+    expect(tiny.applied).toEqual({ duplicate: 1 });
   });
 
   it('rate 0 never, rate 1 always', () => {
