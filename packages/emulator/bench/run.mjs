@@ -86,16 +86,8 @@ row('start → first answer ms', fixed(ourStart), fixed(bareStart), fixed(ourSta
 // 4. Memory: RSS of the emulator process after 100,000 accepted messages and all their status
 // events (frozen clock moved 10 s), against the bare h3 process after the same 100,000 POSTs.
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
-const memoryRun = await startServer([
-  BIN,
-  '--json',
-  '--port',
-  '0',
-  '--rate-limits',
-  'off',
-  '--clock',
-  'frozen',
-]);
+const MEMORY_FLAGS = ['--json', '--port', '0', '--rate-limits', 'off', '--clock', 'frozen'];
+const memoryRun = await startServer([BIN, ...MEMORY_FLAGS]);
 const tunedStarted = performance.now();
 const sentForMemory = await sendMany({
   baseUrl: memoryRun.ready.base_url,
@@ -132,16 +124,7 @@ row(
 const ourRss = rssOf(memoryRun.child.pid);
 await stop(memoryRun.child);
 // The same sends without the bin's V8 flags (section 7 weighs that tuning).
-const untunedRun = await startServer([
-  UNTUNED,
-  '--json',
-  '--port',
-  '0',
-  '--rate-limits',
-  'off',
-  '--clock',
-  'frozen',
-]);
+const untunedRun = await startServer([UNTUNED, ...MEMORY_FLAGS]);
 const untunedStarted = performance.now();
 await sendMany({ baseUrl: untunedRun.ready.base_url, key: untunedRun.ready.sandbox_key, amount: MESSAGES });
 const untunedSendSeconds = (performance.now() - untunedStarted) / 1000;

@@ -14,3 +14,9 @@ export function thrownDomainError(run: () => unknown): DomainError {
   }
   throw new Error('expected a DomainError');
 }
+
+/** What a refusal tells the caller (status, code, message, details), for one exact `toEqual`. */
+export function refusalOf(run: () => unknown): Pick<DomainError, 'status' | 'code' | 'message' | 'details'> {
+  const error = thrownDomainError(run);
+  return { status: error.status, code: error.code, message: error.message, details: error.details };
+}

@@ -1,19 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { DomainError } from './domain-error';
+import { refusalOf } from '../_testing/thrown-domain-error';
 import { type FaultTarget, faultMatches, parseFaultInput } from './faults';
 
 const KEY_ID = 'a7e1c0de-0000-4000-8000-000000000003';
-
-/** The 400 a bad body gets: status, code, message and details, or a failure when nothing is thrown. */
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { status: error.status, code: error.code, message: error.message, details: error.details };
-  }
-  throw new Error('expected a refusal');
-}
 
 const send: FaultTarget = {
   method: 'POST',
@@ -192,7 +181,7 @@ describe('parseFaultInput', () => {
     ],
     [{ status: 503, fault: drop }, 'status', 'unknown_field', 'Unknown field status.'],
   ])('%j → 400 validation_error on %s (%s)', (input, field, reason, message) => {
-    expect(refusal(() => parseFaultInput(input))).toEqual({
+    expect(refusalOf(() => parseFaultInput(input))).toEqual({
       status: 400,
       code: 'validation_error',
       message,

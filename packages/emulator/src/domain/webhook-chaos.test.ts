@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from './domain-error';
+import { refusalOf } from '../_testing/thrown-domain-error';
 import { nextRandom } from './seeded-random';
 import {
   CHAOS_KINDS,
@@ -9,17 +9,6 @@ import {
   parseChaosInput,
   planChaos,
 } from './webhook-chaos';
-
-/** The 400 a bad body gets: status, code, message and details, or a failure when nothing is thrown. */
-function refusal(run: () => unknown) {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { status: error.status, code: error.code, message: error.message, details: error.details };
-  }
-  throw new Error('expected a refusal');
-}
 
 /** A seed whose first draw is exactly 0 (and whose next state is 0, so the second is seed 0's first). */
 const SEED_DRAWING_ZERO = 2_463_401_483;
@@ -137,7 +126,7 @@ describe('parseChaosInput', () => {
     [{ duplicate: { next: 1 }, seed: 1.5 }, 'seed', 'invalid_value', SEED],
     [{ duplicate: { next: 1 }, seed: '42' }, 'seed', 'invalid_value', SEED],
   ])('%j: 400 validation_error on %s (%s)', (input, field, reason, message) => {
-    expect(refusal(() => parseChaosInput(input, 1))).toEqual({
+    expect(refusalOf(() => parseChaosInput(input, 1))).toEqual({
       status: 400,
       code: 'validation_error',
       message,
