@@ -48,4 +48,44 @@ describe('queueByKey', () => {
     await expect(failed).rejects.toBe(failure);
     expect(await next).toBe('next');
   });
+
+  it('a task that arrives while the second of a key runs still waits for it: the first task cleaning up keeps the newer tail', async () => {
+    const run = queueByKey();
+    const log: string[] = [];
+    const first = gate();
+    const second = gate();
+    const a1 = run('a', async () => {
+      await first.opened;
+      log.push('a1');
+    });
+    const a2 = run('a', async () => {
+      log.push('a2 start');
+      await second.opened;
+      log.push('a2 end');
+    });
+    first.open();
+    await settled();
+    expect(log).toEqual(['a1', 'a2 start']);
+    const a3 = run('a', async () => {
+      log.push('a3');
+    });
+    await settled();
+    expect(log).toEqual(['a1', 'a2 start']);
+    second.open();
+    await Promise.all([a1, a2, a3]);
+    expect(log).toEqual(['a1', 'a2 start', 'a2 end', 'a3']);
+  });
+
+  it('a key whose work is done starts the next task at once', async () => {
+    const run = queueByKey();
+    expect(await run('a', async () => 1)).toBe(1);
+    await settled();
+    const log: string[] = [];
+    const next = run('a', async () => {
+      log.push('ran');
+    });
+    await settled();
+    expect(log).toEqual(['ran']);
+    await next;
+  });
 });
