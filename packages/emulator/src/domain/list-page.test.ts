@@ -19,6 +19,21 @@ const CURSOR_REFUSAL = {
 /** A cursor this API did not return: the given text, encoded as the API encodes its own. */
 const forged = (text: string) => Buffer.from(text).toString('base64url');
 
+/**
+ * Cursors a list did not return, named for the test title: malformed, or of the list's own `kind`
+ * (`o` offset, `p` newest-first position) with a bad position, or the other list's kind.
+ */
+const cursorsNotReturned = (kind: string, otherName: string, other: string): [string, string][] => [
+  ['not base64 of a cursor', 'not-a-cursor'],
+  ['empty', ''],
+  [otherName, forged(`${other}:2`)],
+  ['no position', forged(`${kind}:`)],
+  ['text before', forged(`x${kind}:2`)],
+  ['text after', forged(`${kind}:2x`)],
+  ['a negative position', forged(`${kind}:-2`)],
+  ['a position of 10 digits', forged(`${kind}:1000000000`)],
+];
+
 /** `count` ids, oldest first: m1 … m<count>. */
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `m${index + 1}`);
 
@@ -119,18 +134,12 @@ describe('listPage: oldest first, by offset (GET /v1/connections, templates, …
     expect(thrownDomainError(() => listPage(items, { limit: 101 }))).toMatchObject(LIMIT_REFUSAL);
   });
 
-  test.each([
-    ['not base64 of a cursor', 'not-a-cursor'],
-    ['empty', ''],
-    ['a newestFirstPage cursor', forged('p:2')],
-    ['no position', forged('o:')],
-    ['text before', forged('xo:2')],
-    ['text after', forged('o:2x')],
-    ['a negative position', forged('o:-2')],
-    ['a position of 10 digits', forged('o:1000000000')],
-  ])('a cursor it did not return (%s): 400 naming cursor', (_, cursor) => {
-    expect(thrownDomainError(() => listPage(items, { cursor }))).toMatchObject(CURSOR_REFUSAL);
-  });
+  test.each(cursorsNotReturned('o', 'a newestFirstPage cursor', 'p'))(
+    'a cursor it did not return (%s): 400 naming cursor',
+    (_, cursor) => {
+      expect(thrownDomainError(() => listPage(items, { cursor }))).toMatchObject(CURSOR_REFUSAL);
+    },
+  );
 });
 
 describe('newestFirstPage: GET /_emulator/messages, newest first (docs/decisions.md: message history)', () => {
@@ -267,16 +276,10 @@ describe('newestFirstPage: GET /_emulator/messages, newest first (docs/decisions
     expect(thrownDomainError(() => page(ids(3), { limit: 0 }))).toMatchObject(LIMIT_REFUSAL);
   });
 
-  test.each([
-    ['not base64 of a cursor', 'not-a-cursor'],
-    ['empty', ''],
-    ['a listPage cursor', forged('o:2')],
-    ['no position', forged('p:')],
-    ['text before', forged('xp:2')],
-    ['text after', forged('p:2x')],
-    ['a negative position', forged('p:-2')],
-    ['a position of 10 digits', forged('p:1000000000')],
-  ])('a cursor it did not return (%s): 400 naming cursor', (_, cursor) => {
-    expect(thrownDomainError(() => page(ids(5), { cursor }))).toMatchObject(CURSOR_REFUSAL);
-  });
+  test.each(cursorsNotReturned('p', 'a listPage cursor', 'o'))(
+    'a cursor it did not return (%s): 400 naming cursor',
+    (_, cursor) => {
+      expect(thrownDomainError(() => page(ids(5), { cursor }))).toMatchObject(CURSOR_REFUSAL);
+    },
+  );
 });
