@@ -7,8 +7,6 @@
 
 import { MUTATION_AREAS } from './mutation-areas.mjs';
 
-export { MUTATION_AREAS };
-
 const notSource = ['!**/*.test.ts', '!**/*.test-d.ts', '!**/_test/**', '!**/_testing/**'];
 
 /**
