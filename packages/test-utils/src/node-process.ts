@@ -59,7 +59,14 @@ export function startNodeProcess(
     stderr += chunk;
     notify();
   });
-  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  if (options.stdin !== undefined) {
+    // A process may exit without reading its stdin (a CLI refusing its flags): the write then
+    // fails with EPIPE, which is the process's choice, not a failure of the test that started it.
+    child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') throw error;
+    });
+    child.stdin!.end(options.stdin);
+  }
   let ended = false;
   const exited = new Promise<ProcessResult>((resolve) => {
     child.on('close', (code) => {
