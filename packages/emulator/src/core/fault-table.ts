@@ -1,6 +1,7 @@
 import { DomainError } from '../domain/domain-error';
-import { type FaultInput, type FaultTarget, faultMatches, parseFaultInput } from '../domain/faults';
+import { type FaultInput, type FaultTarget, parseFaultInput } from '../domain/faults';
 import { formatTimestamp, newId } from '../domain/ids';
+import { FaultIndex } from './_fault-index';
 import type { EmulatorCore } from './emulator-core';
 
 /** A fault as `GET /_emulator/faults` lists it. */
@@ -20,6 +21,7 @@ export interface FaultView extends FaultInput {
  */
 export class FaultTable {
   #faults: FaultView[] = [];
+  readonly #index = new FaultIndex<FaultView>();
   #remaining = 0;
   #released = new AbortController();
 
@@ -35,6 +37,7 @@ export class FaultTable {
 
   add(fault: FaultView): FaultView {
     this.#faults.push(fault);
+    this.#index.add(fault);
     this.#remaining += fault.remaining;
     return { ...fault };
   }
@@ -47,24 +50,26 @@ export class FaultTable {
   delete(id: string): void {
     const index = this.#faults.findIndex((fault) => fault.id === id);
     if (index === -1) throw new DomainError('not_found', `No fault ${id}.`, { fault_id: id });
-    this.#remaining -= this.#faults[index]!.remaining;
-    this.#faults.splice(index, 1);
+    const [deleted] = this.#faults.splice(index, 1);
+    this.#remaining -= deleted!.remaining;
+    this.#index.remove(deleted!);
   }
 
   /** Removes every fault, or those `which` selects (a workspace's, on its reset). */
   clear(which: (fault: FaultView) => boolean = () => true): void {
     this.#faults = this.#faults.filter((fault) => !which(fault));
     this.#remaining = this.#faults.reduce((sum, fault) => sum + fault.remaining, 0);
+    this.#index.clear();
+    for (const fault of this.#faults) if (fault.remaining > 0) this.#index.add(fault);
   }
 
   /** The first fault with uses left that matches the request, one use taken; undefined when none does. */
   take(target: FaultTarget): FaultView | undefined {
-    const fault = this.#faults.find(
-      (candidate) => candidate.remaining > 0 && faultMatches(candidate, target),
-    );
+    const fault = this.#index.first(target);
     if (!fault) return undefined;
     fault.remaining--;
     this.#remaining--;
+    if (fault.remaining === 0) this.#index.remove(fault);
     return { ...fault };
   }
 
