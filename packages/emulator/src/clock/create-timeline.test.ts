@@ -3,6 +3,15 @@ import { createTimeline } from './create-timeline';
 
 const T0 = Date.parse('2026-10-14T09:30:00Z');
 
+/** A promise and the function that resolves it. */
+function gate(): [Promise<void>, () => void] {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return [promise, open];
+}
+
 describe('frozen clock', () => {
   test('does not move by itself and moves by exactly what advance says', async () => {
     const { clock } = createTimeline({ mode: 'frozen', now: T0 });
@@ -70,6 +79,52 @@ describe('frozen clock', () => {
     });
     await clock.advance(1_000);
     expect(order).toEqual(['slow started', 'fast', 'slow finished']);
+  });
+
+  test('a job the timer started before an advance is awaited first, so what it schedules runs in that advance', async () => {
+    const { clock, scheduler } = createTimeline({ mode: 'frozen', now: T0 });
+    const ran: number[] = [];
+    let started = false;
+    const [opened, release] = gate();
+    // Due now: a frozen clock's timer starts it without any advance.
+    scheduler.schedule(T0, async () => {
+      started = true;
+      await opened;
+      scheduler.schedule(clock.now() + 1_000, () => void ran.push(clock.now()));
+    });
+    await expect.poll(() => started).toBe(true);
+    const advanced = clock.advance(5_000);
+    release();
+    await advanced;
+    expect(ran).toEqual([T0 + 1_000]);
+  });
+
+  test('while an advance awaits a job, a job scheduled for that instant is run and awaited by the advance, not the timer', async () => {
+    const { clock, scheduler } = createTimeline({ mode: 'frozen', now: T0 });
+    const ran: number[] = [];
+    let started = false;
+    const [first, releaseFirst] = gate();
+    const [second, releaseSecond] = gate();
+    scheduler.schedule(T0 + 1_000, async () => {
+      started = true;
+      await first;
+    });
+    const advanced = clock.advance(5_000);
+    await expect.poll(() => started).toBe(true);
+    // Scheduled from outside (a send during the advance), due at the instant the advance holds.
+    scheduler.schedule(clock.now(), async () => {
+      await second;
+      scheduler.schedule(clock.now() + 500, () => void ran.push(clock.now()));
+    });
+    // Timers of equal delay fire in the order they were set: the clock's own timer had its turn.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    releaseFirst();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Had the timer run it, the advance would be over by now and this job's follow-up too late.
+    releaseSecond();
+    await advanced;
+    expect(ran).toEqual([T0 + 1_500]);
+    expect(clock.now()).toBe(T0 + 5_000);
   });
 
   test('a job already due runs without moving time; a failing job does not stop the others', async () => {

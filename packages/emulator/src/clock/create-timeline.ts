@@ -28,9 +28,11 @@ const MAX_TIMER_DELAY = 2_147_483_647;
 /**
  * Creates the one clock + scheduler. `frozen` time moves only through `advance` (jobs already due
  * still run at once); `real` follows the wall clock plus the total advanced, and runs jobs from a
- * single unref'd timer. `advance`
- * runs every job due within the window in time order (jobs due at the same instant run together,
- * so deliveries to different endpoints stay parallel), including jobs that those jobs schedule.
+ * single unref'd timer. `advance` first lets the jobs that timer started finish, then runs every job
+ * due within the window in time order, awaiting each instant's asynchronous jobs before the next
+ * (jobs due at the same instant run together, so deliveries to different endpoints stay parallel),
+ * including jobs that those jobs schedule. The timer runs nothing while an advance does, and never
+ * waits for a job.
  */
 export function createTimeline(options: TimelineOptions): Timeline {
   const mode = options.mode;
@@ -43,6 +45,11 @@ export function createTimeline(options: TimelineOptions): Timeline {
   let timerAt = Number.POSITIVE_INFINITY;
   let stopped = false;
   let advancing: Promise<void> = Promise.resolve();
+  // While an advance walks its window it runs every job itself, so the wall-clock timer stands aside.
+  let walking = false;
+  // Asynchronous jobs the wall-clock timer started (a delivery attempt due "now" on a frozen clock):
+  // an advance lets them finish first, so what they schedule falls into its window.
+  const started = new Set<Promise<void>>();
 
   const now = (): number => {
     if (pinnedAt !== undefined) return pinnedAt;
@@ -86,8 +93,14 @@ export function createTimeline(options: TimelineOptions): Timeline {
   function fireDue(): void {
     timer = undefined;
     timerAt = Number.POSITIVE_INFINITY;
+    if (walking) return;
     const current = now();
-    for (let job = queue.popDue(current); job; job = queue.popDue(current)) void runJob(job);
+    for (let job = queue.popDue(current); job; job = queue.popDue(current)) {
+      const running = runJob(job);
+      if (!running) continue;
+      started.add(running);
+      void running.finally(() => started.delete(running));
+    }
     arm();
   }
 
@@ -100,25 +113,32 @@ export function createTimeline(options: TimelineOptions): Timeline {
   };
 
   const advanceBy = async (ms: number): Promise<void> => {
-    const target = now() + ms;
-    for (let at = queue.peekTime(); at !== undefined && at <= target; at = queue.peekTime()) {
-      pinnedAt = Math.max(at, now());
-      if (mode === 'frozen') frozenAt = pinnedAt;
-      // Every job due at this instant starts before any is awaited, so they run side by side.
-      const pending: Promise<void>[] = [];
-      try {
-        for (let job = queue.popAt(at); job; job = queue.popAt(at)) {
-          const running = runJob(job);
-          if (running) pending.push(running);
+    walking = true;
+    try {
+      while (started.size > 0) await Promise.all(started);
+      const target = now() + ms;
+      for (let at = queue.peekTime(); at !== undefined && at <= target; at = queue.peekTime()) {
+        pinnedAt = Math.max(at, now());
+        if (mode === 'frozen') frozenAt = pinnedAt;
+        // Every job due at this instant starts before any is awaited, so they run side by side; the
+        // next instant waits for them, so what they schedule (a retry) is run at its own time.
+        const pending: Promise<void>[] = [];
+        try {
+          for (let job = queue.popAt(at); job; job = queue.popAt(at)) {
+            const running = runJob(job);
+            if (running) pending.push(running);
+          }
+          if (pending.length > 0) await Promise.all(pending);
+        } finally {
+          pinnedAt = undefined;
         }
-        if (pending.length > 0) await Promise.all(pending);
-      } finally {
-        pinnedAt = undefined;
       }
+      if (mode === 'frozen') frozenAt = Math.max(frozenAt, target);
+      else offsetMs = Math.max(offsetMs, target - Date.now());
+    } finally {
+      walking = false;
+      arm();
     }
-    if (mode === 'frozen') frozenAt = Math.max(frozenAt, target);
-    else offsetMs = Math.max(offsetMs, target - Date.now());
-    arm();
   };
 
   const clock: Clock = {

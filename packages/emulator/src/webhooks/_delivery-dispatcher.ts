@@ -47,7 +47,9 @@ export const PARALLEL_ATTEMPTS_PER_ENDPOINT = 8;
 
 /**
  * Runs deliveries: each attempt is a scheduler job (so a frozen clock controls it), and each
- * runs on its own promise, so one slow receiver never holds up another delivery.
+ * runs on its own promise, so one slow receiver never holds up another delivery. The job returns
+ * that promise: a clock advance awaits the attempt (its answer, or its real-time timeout) before it
+ * runs later jobs, so the retry it schedules is run in the same advance at its own time.
  */
 export class DeliveryDispatcher {
   readonly #deps: DispatcherDeps;
@@ -151,17 +153,27 @@ export class DeliveryDispatcher {
     await this.idle();
   }
 
-  // Deliberately returns nothing: the scheduler must not wait for the network.
-  #start(deliveryId: string): void {
+  /**
+   * Starts the delivery's attempt and returns it, with the attempts of the deliveries it released
+   * (out_of_order): an advance awaits it, the wall-clock timer does not. Due while its previous
+   * attempt is still finishing (a duplicate chaos copy in flight), it starts once that one is done.
+   */
+  #start(deliveryId: string): Promise<void> | undefined {
     this.#timers.delete(deliveryId);
     const delivery = this.#deps.getState().deliveries[deliveryId];
-    if (delivery?.status !== 'pending' || this.#inFlight.has(deliveryId) || this.#closing.signal.aborted)
-      return;
-    const attempt = this.#run(delivery).finally(() => this.#inFlight.delete(deliveryId));
+    if (delivery?.status !== 'pending' || this.#closing.signal.aborted) return undefined;
+    const previous = this.#inFlight.get(deliveryId);
+    if (previous) {
+      // A timer set meanwhile (a restore) owns the next attempt; without one, this job does.
+      return previous.then(() => (this.#timers.has(deliveryId) ? undefined : this.#start(deliveryId)));
+    }
+    const released: Promise<void>[] = [];
+    const attempt = this.#run(delivery, released).finally(() => this.#inFlight.delete(deliveryId));
     this.#inFlight.set(deliveryId, attempt);
+    return attempt.then(() => Promise.all(released)).then(() => undefined);
   }
 
-  async #run(delivery: DeliveryRecord): Promise<void> {
+  async #run(delivery: DeliveryRecord, released: Promise<void>[]): Promise<void> {
     const lane = delivery.endpoint_id;
     const waiting = this.#lanes.acquire(lane);
     if (waiting) await waiting;
@@ -170,13 +182,20 @@ export class DeliveryDispatcher {
       const state = this.#deps.getState();
       const endpoint = state.endpoints[delivery.endpoint_id];
       if (!endpoint || state.deliveries[delivery.id] !== delivery || this.#closing.signal.aborted) return;
-      await this.#attempt(delivery, endpoint, this.#timeOf(delivery.application_id).clock.now());
+      // On an advance the clock stays at the instant the attempt was due until the attempt is
+      // done, so `at` is its scheduled time, also after waiting for a lane.
+      await this.#attempt(delivery, endpoint, this.#timeOf(delivery.application_id).clock.now(), released);
     } finally {
       this.#lanes.release(lane);
     }
   }
 
-  async #attempt(delivery: DeliveryRecord, endpoint: EndpointRecord, at: number): Promise<void> {
+  async #attempt(
+    delivery: DeliveryRecord,
+    endpoint: EndpointRecord,
+    at: number,
+    released: Promise<void>[],
+  ): Promise<void> {
     // Chaos goes with the first attempt only: forged copies before it (a receiver that trusts one
     // then shows what it does with the genuine delivery), a duplicate after it.
     const chaos = ownAttemptCount(delivery) === 0 ? (delivery.chaos ?? []) : [];
@@ -212,7 +231,7 @@ export class DeliveryDispatcher {
     }
     this.#deps.onChange();
     this.#deps.onDelivery?.(delivery);
-    this.#releaseHeld(delivery);
+    released.push(...this.#releaseHeld(delivery));
     if (chaos.includes('duplicate')) await this.#chaosCopy(delivery, endpoint, at, 'duplicate');
   }
 
@@ -231,17 +250,23 @@ export class DeliveryDispatcher {
     this.#deps.onDelivery?.(delivery, kind);
   }
 
-  // Deliveries that out_of_order chaos holds back go once another one to their endpoint went.
-  #releaseHeld(overtaking: DeliveryRecord): void {
+  /**
+   * Deliveries that out_of_order chaos holds back go once another one to their endpoint went;
+   * returns their attempts, which run outside the overtaking one's lane.
+   */
+  #releaseHeld(overtaking: DeliveryRecord): Promise<void>[] {
     const deliveries = this.#deps.getState().deliveries;
+    const started: Promise<void>[] = [];
     for (const id of this.#holds.releaseFor(overtaking)) {
       const held = deliveries[id];
       if (held?.status !== 'pending') continue;
       held.next_attempt_at = iso(this.#timeOf(held.application_id).clock.now());
       // Started here rather than through a timer: it is due now, and `idle()` then waits for it.
       this.cancel(id);
-      this.#start(id);
+      const attempt = this.#start(id);
+      if (attempt) started.push(attempt);
     }
+    return started;
   }
 
   #owns(delivery: DeliveryRecord): boolean {

@@ -309,9 +309,11 @@ describe('WebhookService replay and restore', () => {
       events: ['connection.connected'],
     });
     service.publish(connectionEvent(), [APP]);
-    await clock.advance(0);
+    // The advance waits for the attempt, which only close ends.
+    const advanced = clock.advance(0);
     await expect.poll(() => hanging.requests.length).toBe(1);
     await service.close();
+    await advanced;
     expect(deliveryOf(service, endpoint.id)).toMatchObject({ status: 'pending', attempts: [] });
   });
 

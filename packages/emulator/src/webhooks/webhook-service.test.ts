@@ -185,11 +185,14 @@ describe('WebhookService deliveries', () => {
     const fast = await service.createEndpoint(APP, { url: healthy.url, events: ['connection.connected'] });
     // The hanging endpoint comes first, so its attempt starts before the healthy one's.
     expect(service.publish(connectionEvent(), [APP])).toHaveLength(2);
-    await clock.advance(0);
+    // The advance waits for both attempts (the hanging one until its timeout), so it is not awaited.
+    const advanced = clock.advance(0);
 
     await vi.waitFor(() => expect(deliveryOf(service, fast.id).status).toBe('delivered'), { timeout: 5_000 });
     expect(hanging.requests).toHaveLength(1);
     expect(deliveryOf(service, slow.id)).toMatchObject({ status: 'pending', attempts: [] });
+    await service.close();
+    await advanced;
   });
 
   it('checks the URL again before each attempt: a host whose DNS turned private is not called', async () => {
