@@ -4,54 +4,122 @@ export interface SseFrame {
   data?: string;
   /** The reconnection delay the server asks for, in ms. */
   retry?: number;
+  /**
+   * Set on a frame of its own, yielded the moment an event grows past the bound: its data is
+   * dropped and the rest of it is read without being kept, up to the blank line that ends it.
+   */
+  oversized?: true;
 }
+
+/**
+ * How large one event may grow: its field lines (`id:`, `data:`, …) up to the blank line that
+ * ends it, line ends and comments not counted. An activity item is a few KB; this only stops a
+ * stream that is not the emulator's, or has gone wrong.
+ */
+export const MAX_EVENT_BYTES = 1024 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
 
 /**
  * The events of a `text/event-stream` body, as the HTML standard parses them: lines end with
  * LF, CRLF or CR, `:` starts a comment, a blank line ends an event, several `data` lines join
  * with LF. Only what has a field is yielded (a keep-alive comment is not).
+ *
+ * Bounded and linear: each byte is looked at once (a long line is never rescanned), a comment is
+ * dropped as it streams, and an event over {@link MAX_EVENT_BYTES} yields `{ oversized: true }`
+ * once, then is read to its end without being kept. Memory stays under the bound plus a chunk.
  */
 export async function* sseFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame> {
-  const decoder = new TextDecoder();
-  let buffer = '';
+  // Lines are split on bytes (CR and LF never occur inside a UTF-8 sequence), then decoded whole.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let firstLine = true;
+  // The current line: its kept pieces, whether it has any byte yet, whether it is a comment.
+  let pieces: Uint8Array[] = [];
+  let lineEmpty = true;
+  let comment = false;
+  // A CR ended the last chunk: an LF opening the next one belongs to it.
+  let afterCr = false;
+  // The current event.
+  let eventBytes = 0;
+  let oversized = false;
   let frame: SseFrame = {};
   let data: string[] = [];
-  const lines = function* (final: boolean) {
-    for (;;) {
-      const end = buffer.search(/\r\n|\r|\n/);
-      // A lone CR at the end may be the first half of a CRLF still on its way.
-      if (end < 0 || (!final && end === buffer.length - 1 && buffer.endsWith('\r'))) return;
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(buffer.startsWith('\r\n', end) ? end + 2 : end + 1);
-      yield line;
-    }
+
+  const endEvent = (): SseFrame | undefined => {
+    const done = data.length > 0 ? { ...frame, data: data.join('\n') } : frame;
+    frame = {};
+    data = [];
+    eventBytes = 0;
+    oversized = false;
+    return Object.keys(done).length > 0 ? done : undefined;
   };
-  const take = (line: string): SseFrame | undefined => {
-    if (line === '') {
-      const done = data.length > 0 ? { ...frame, data: data.join('\n') } : frame;
-      frame = {};
-      data = [];
-      return Object.keys(done).length > 0 ? done : undefined;
-    }
-    if (line.startsWith(':')) return undefined;
+  const takeLine = (line: string) => {
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
     if (field === 'data') data.push(value);
     else if (field === 'id' && !value.includes('\0')) frame.id = value;
     else if (field === 'retry' && /^\d+$/.test(value)) frame.retry = Number(value);
+  };
+  // The line ended: what it completes, if anything.
+  const endLine = (): SseFrame | undefined => {
+    const kept = pieces;
+    const empty = lineEmpty;
+    const first = firstLine;
+    pieces = [];
+    lineEmpty = true;
+    firstLine = false;
+    if (empty) return endEvent();
+    if (comment || oversized) return undefined;
+    const line = decoder.decode(kept.length === 1 ? kept[0]! : Buffer.concat(kept));
+    // A byte order mark opens the stream, not a field name.
+    takeLine(first ? line.replace(/^\uFEFF/, '') : line);
     return undefined;
   };
+  // Part of the current line; true when it makes the event cross the bound.
+  const absorb = (bytes: Uint8Array): boolean => {
+    if (bytes.length === 0) return false;
+    if (lineEmpty) {
+      lineEmpty = false;
+      comment = bytes[0] === COLON;
+    }
+    if (comment || oversized) return false;
+    eventBytes += bytes.length;
+    if (eventBytes <= MAX_EVENT_BYTES) {
+      pieces.push(bytes);
+      return false;
+    }
+    oversized = true;
+    pieces = [];
+    data = [];
+    return true;
+  };
+
   for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (const line of lines(false)) {
-      const done = take(line);
+    let position = 0;
+    if (afterCr && chunk.length > 0) {
+      afterCr = false;
+      if (chunk[0] === LF) position = 1;
+    }
+    // The next CR and LF at or after `position`, found once each: the scan never goes back.
+    let nextCr = -2;
+    let nextLf = -2;
+    while (position < chunk.length) {
+      if (nextCr !== -1 && nextCr < position) nextCr = chunk.indexOf(CR, position);
+      if (nextLf !== -1 && nextLf < position) nextLf = chunk.indexOf(LF, position);
+      const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
+      if (absorb(chunk.subarray(position, end < 0 ? chunk.length : end))) yield { oversized: true };
+      if (end < 0) break;
+      position = end + 1;
+      if (chunk[end] === CR) {
+        if (position === chunk.length) afterCr = true;
+        else if (chunk[position] === LF) position++;
+      }
+      const done = endLine();
       if (done) yield done;
     }
   }
-  buffer += decoder.decode();
-  for (const line of lines(true)) {
-    const done = take(line);
-    if (done) yield done;
-  }
+  // The stream ended: an event without its blank line is dropped, as the standard says.
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sseFrames } from './_sse-frames';
-import { type ActivityItem, followActivity } from './activity-stream';
+import { MAX_EVENT_BYTES, sseFrames } from './_sse-frames';
+import { type ActivityItem, followActivity, type SkippedEvent } from './activity-stream';
 
 const encoder = new TextEncoder();
 
@@ -32,6 +32,69 @@ describe('sseFrames', () => {
     expect(await collect(sseFrames(chunks('id: 1\ndata: 1\n\nid: 2\ndata: 2\n')))).toEqual([
       { id: '1', data: '1' },
     ]);
+  });
+
+  it('keeps an event of exactly 1 MiB of field lines, and skips one a byte over, once, going on after it', async () => {
+    // `data:` (5 bytes) + the value fill the bound exactly; line ends are not counted.
+    const atLimit = 'x'.repeat(MAX_EVENT_BYTES - 5);
+    const frames = await collect(
+      sseFrames(
+        chunks(
+          `data:${atLimit}\r\n\r\n`,
+          `id: 7\ndata:${atLimit}x`,
+          'more of it\ndata: and a line after\n\n',
+          'id: 8\ndata: {"a":1}\n\n',
+        ),
+      ),
+    );
+    expect(
+      frames.map((frame) => ({ ...frame, data: frame.data?.slice(0, 3), size: frame.data?.length })),
+    ).toEqual([
+      { data: 'xxx', size: MAX_EVENT_BYTES - 5 },
+      // Told the moment the bound is crossed; the event's id (read before) still counts.
+      { oversized: true, data: undefined, size: undefined },
+      { id: '7', data: undefined, size: undefined },
+      { id: '8', data: '{"a', size: 7 },
+    ]);
+  });
+
+  it('counts an event over all its lines: many short data lines past 1 MiB are skipped too', async () => {
+    const line = `data: ${'y'.repeat(1018)}\n`; // 1,024 bytes with its line end, 1,023 counted
+    const perChunk = line.repeat(64);
+    const parts = Array.from({ length: 20 }, () => perChunk);
+    const frames = await collect(sseFrames(chunks(...parts, '\nid: 2\ndata: ok\n\n')));
+    expect(frames).toEqual([{ oversized: true }, { id: '2', data: 'ok' }]);
+  });
+
+  it('does not count comments: a keep-alive stream without blank lines never makes an event oversized', async () => {
+    const comments = `: ${'z'.repeat(1022)}\n`.repeat(2048); // 2 MiB of comment lines
+    expect(await collect(sseFrames(chunks(comments, 'data: 1\n\n')))).toEqual([{ data: '1' }]);
+  });
+
+  it('skips one endless line without keeping it: told once, then nothing until its end', async () => {
+    let fed = 0;
+    async function* endless(): AsyncGenerator<Uint8Array> {
+      const chunk = encoder.encode('q'.repeat(64 * 1024));
+      yield encoder.encode('data: ');
+      for (; fed < 64 * 1024 * 1024; fed += chunk.length) yield chunk;
+      yield encoder.encode('\n\ndata: after\n\n');
+    }
+    const frames = await collect(sseFrames(endless()));
+    expect(fed).toBe(64 * 1024 * 1024);
+    expect(frames).toEqual([{ oversized: true }, { data: 'after' }]);
+  });
+
+  it('reads lines split anywhere across chunks, byte by byte, a CR at a chunk end and a BOM at the start', async () => {
+    const text = '\uFEFFid: é1\r\ndata: ünï\r\n\r\n:c\rdata: 2\r\r';
+    const bytes = encoder.encode(text);
+    const oneByOne = await collect(
+      sseFrames(
+        (async function* () {
+          for (const byte of bytes) yield Uint8Array.of(byte);
+        })(),
+      ),
+    );
+    expect(oneByOne).toEqual([{ id: 'é1', data: 'ünï' }, { data: '2' }]);
   });
 });
 
@@ -81,6 +144,33 @@ describe('followActivity', () => {
     expect(seen).toEqual([1, 2]);
     expect(asked).toEqual([null, '1']);
     expect(states).toEqual(['connected', 'lost', 'resumed']);
+  });
+
+  it('skips an oversized event and data that is no item, telling each, and follows on without reconnecting', async () => {
+    const controller = new AbortController();
+    const skipped: SkippedEvent[] = [];
+    const states: string[] = [];
+    const body = [
+      `id: 1\ndata: ${JSON.stringify(item(1))}\n\n`,
+      `id: 2\ndata: ${'x'.repeat(MAX_EVENT_BYTES)}\n\n`,
+      'id: 3\ndata: not json\n\n',
+      'id: 4\ndata: [1]\n\nid: 5\ndata: {"seq":"5","kind":"clock"}\n\nid: 6\ndata: {"seq":6}\n\n',
+      `id: 7\ndata: ${JSON.stringify(item(7))}\n\n`,
+    ].join('');
+    const seen: number[] = [];
+    for await (const each of followActivity({
+      origin: 'http://127.0.0.1:4010',
+      fetch: async () => stream(body, { open: true }),
+      signal: controller.signal,
+      onConnection: (state) => states.push(state),
+      onSkipped: (why) => skipped.push(why),
+    })) {
+      seen.push(each.seq);
+      if (each.seq === 7) controller.abort();
+    }
+    expect(seen).toEqual([1, 7]);
+    expect(skipped).toEqual(['oversized', 'not_an_item', 'not_an_item', 'not_an_item', 'not_an_item']);
+    expect(states).toEqual(['connected']);
   });
 
   it('is exit 3 when the emulator cannot be reached, or has no stream, at the start', async () => {

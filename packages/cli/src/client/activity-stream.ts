@@ -1,5 +1,5 @@
 import { EXIT, ExitError } from '../exit-error';
-import { sseFrames } from './_sse-frames';
+import { type SseFrame, sseFrames } from './_sse-frames';
 
 /**
  * One item of the emulator's activity feed (`GET /_emulator/stream`, docs/emulator.md): `kind`
@@ -22,7 +22,16 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** `connected` once first, then `lost` and `resumed` around each reconnection. */
   onConnection?: (state: 'connected' | 'lost' | 'resumed') => void;
+  /** An event that was not followed: what it was ({@link SkippedEvent}). */
+  onSkipped?: (why: SkippedEvent) => void;
 }
+
+/**
+ * Why an event of the stream was skipped: `oversized` past the parser's bound (1 MiB, told the
+ * moment it is crossed; the rest of it is read without being kept), `not_an_item` when its data
+ * is not a JSON object with a numeric `seq` and a `kind`.
+ */
+export type SkippedEvent = 'oversized' | 'not_an_item';
 
 // What the server asks for with `retry:`; used until it says.
 const DEFAULT_RETRY_MS = 2_000;
@@ -51,22 +60,44 @@ export async function* followActivity(options: FollowOptions): AsyncGenerator<Ac
     connected = true;
     try {
       for await (const frame of sseFrames(response.body!)) {
+        if (frame.oversized) {
+          options.onSkipped?.('oversized');
+          continue;
+        }
         if (frame.retry !== undefined) retryMs = frame.retry;
         if (frame.id !== undefined) lastId = frame.id;
         if (frame.data === undefined) continue;
-        yield JSON.parse(frame.data) as ActivityItem;
+        const item = activityItem(frame);
+        if (item === undefined) {
+          options.onSkipped?.('not_an_item');
+          continue;
+        }
+        yield item;
         // Aborted while the item was handled: stop here rather than wait for the next one.
         if (signal.aborted) return;
       }
     } catch (error) {
       if (signal.aborted) return;
       // A reset connection or a half-written frame: reconnect and resume.
-      if (!(error instanceof Error) || error instanceof SyntaxError) throw error;
+      if (!(error instanceof Error)) throw error;
     }
     if (signal.aborted) return;
     options.onConnection?.('lost');
     await pause(retryMs, signal);
   }
+}
+
+// The stream is the server's: an item is only what has the shape every kind shares.
+function activityItem(frame: SseFrame): ActivityItem | undefined {
+  let item: unknown;
+  try {
+    item = JSON.parse(frame.data!);
+  } catch {
+    return undefined;
+  }
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
+  const { seq, kind } = item as Partial<ActivityItem>;
+  return typeof seq === 'number' && typeof kind === 'string' ? (item as ActivityItem) : undefined;
 }
 
 function open({ origin, fetch, signal }: FollowOptions, lastId: string | undefined): Promise<Response> {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { emulatorContext } from '../../_test/emulator-context';
+import { testContext } from '../../_test/test-context';
 import type { ActivityItem } from '../../client/activity-stream';
 import { plainStyle } from '../../output/plain-style';
 import { activityLine } from './_activity-line';
@@ -108,5 +109,54 @@ describe('parley logs tail', () => {
       ),
     ]);
     await emulator.close();
+  });
+
+  it('tells an event over 1 MiB on stderr and goes on printing the items after it', async () => {
+    const encoder = new TextEncoder();
+    const item = (seq: number) => ({
+      seq,
+      at: '2026-10-14T09:30:15.000Z',
+      kind: 'clock',
+      application_ids: [],
+      now: '2026-10-14T09:30:15.000Z',
+      mode: 'frozen',
+    });
+    const controller = new AbortController();
+    const run = testContext({
+      env: { PARLEY_BASE_URL: 'http://127.0.0.1:4010/v1' },
+      signal: controller.signal,
+      fetch: async (request) =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(stream) {
+              // As fetch does: the request's signal (Ctrl-C) ends the body.
+              request.signal.addEventListener('abort', () => stream.error(request.signal.reason));
+              stream.enqueue(encoder.encode(`id: 1\ndata: ${JSON.stringify(item(1))}\n\n`));
+              stream.enqueue(encoder.encode(`id: 2\ndata: ${'x'.repeat(2 * 1024 * 1024)}\n\n`));
+              stream.enqueue(encoder.encode('id: 3\ndata: {"no":"seq"}\n\n'));
+              stream.enqueue(encoder.encode(`id: 4\ndata: ${JSON.stringify(item(4))}\n\n`));
+              stream.enqueue(encoder.encode(`id: 5\ndata: ${'y'.repeat(1024 * 1024)}\n\n`));
+              stream.enqueue(encoder.encode(`id: 8\ndata: ${JSON.stringify(item(8))}\n\n`));
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+    const tailing = tail({}, run);
+    await vi.waitFor(() => expect(run.stdout.text().trim().split('\n')).toHaveLength(3), PATIENCE);
+    controller.abort();
+    expect(await tailing).toEqual({ printed: 3 });
+    expect(run.stdout.text()).toBe('09:30:15  clock     now 2026-10-14T09:30:15.000Z (frozen)\n'.repeat(3));
+    expect(run.stderr.text()).toBe(
+      [
+        'Following the activity of http://127.0.0.1:4010 (Ctrl-C to stop)',
+        'Skipped an event over 1 MiB: the rest of it is read without being kept; still following',
+        'Skipped an event that is not an activity item (its data must be a JSON object with seq and kind)',
+        // The jump from 1 to 4 is the two events told as skipped; from 4 to 8, one skipped, two missed.
+        'Skipped an event over 1 MiB: the rest of it is read without being kept; still following',
+        '2 items were missed while disconnected (the emulator keeps the last 1,000)',
+        '',
+      ].join('\n'),
+    );
   });
 });

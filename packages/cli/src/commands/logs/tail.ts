@@ -1,4 +1,4 @@
-import { followActivity } from '../../client/activity-stream';
+import { followActivity, type SkippedEvent } from '../../client/activity-stream';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT } from '../../exit-error';
@@ -9,6 +9,13 @@ import { type ActivityFilterOptions, activityFilter } from './_filter';
 
 /** `parley logs tail` flags. */
 export interface TailOptions extends ClientOptions, ActivityFilterOptions {}
+
+// What a skipped event is told as, on stderr; the tail goes on after it.
+const SKIPPED: Record<SkippedEvent, string> = {
+  oversized: 'Skipped an event over 1 MiB: the rest of it is read without being kept; still following',
+  not_an_item:
+    'Skipped an event that is not an activity item (its data must be a JSON object with seq and kind)',
+};
 
 /** What a tail printed, when Ctrl-C ended it. */
 export interface TailSummary {
@@ -26,6 +33,8 @@ export async function tail(options: TailOptions, context: CommandContext): Promi
   const control = await openControl(options, context);
   const notice = (text: string) => context.stderr.write(`${text}\n`);
   let printed = 0;
+  // Events skipped since the last item: each stands for one item, told already.
+  let skipped = 0;
   const items = followActivity({
     origin: control.origin,
     fetch: context.fetch ?? ((request) => fetch(request)),
@@ -38,19 +47,24 @@ export async function tail(options: TailOptions, context: CommandContext): Promi
             ? 'The activity stream dropped: reconnecting…'
             : 'Reconnected: resuming after the last item received',
       ),
+    onSkipped: (why) => {
+      skipped++;
+      notice(SKIPPED[why]);
+    },
   });
   let previous: number | undefined;
   for await (const item of items) {
     // The stream is gapless while connected, and a resume sends what was missed: a jump means the
     // emulator no longer kept it (it keeps 1,000 items), a step back that it restarted.
-    if (previous !== undefined && item.seq !== previous + 1) {
-      notice(
-        item.seq > previous
-          ? `${item.seq - previous - 1} items were missed while disconnected (the emulator keeps the last 1,000)`
-          : 'The emulator restarted: its activity starts over',
-      );
+    if (previous !== undefined) {
+      const missed = item.seq - previous - 1 - skipped;
+      if (item.seq <= previous) notice('The emulator restarted: its activity starts over');
+      else if (missed > 0) {
+        notice(`${missed} items were missed while disconnected (the emulator keeps the last 1,000)`);
+      }
     }
     previous = item.seq;
+    skipped = 0;
     if (!wanted(item)) continue;
     context.stdout.write(`${context.json ? JSON.stringify(item) : activityLine(item, context.style)}\n`);
     printed++;
