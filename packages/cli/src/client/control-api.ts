@@ -1,4 +1,5 @@
 import { EXIT, ExitError } from '../exit-error';
+import { readAtMost } from './bounded-body';
 import { innermostCause } from './innermost-cause';
 
 /** A temporary endpoint registered through the emulator's control API. */
@@ -76,6 +77,8 @@ interface CallOptions {
 // which can take a while after a long advance.
 const TIMEOUT_MS = 5_000;
 const ADVANCE_TIMEOUT_MS = 120_000;
+/** The most of a control answer read: a page of 100 faults is a few tens of KB. */
+export const MAX_CONTROL_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * The emulator's control API at the origin of the API base URL (`/_emulator`). Only the emulator
@@ -103,7 +106,14 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
       );
     }
     if (response.status === 204) return undefined as Answer;
-    const answer = (await response.json().catch(() => undefined)) as
+    const read = await readAtMost(response.body, MAX_CONTROL_ANSWER_BYTES).catch(() => undefined);
+    if (read?.cut) {
+      throw new ExitError(
+        EXIT.config,
+        `${origin} answered ${what} with more than 1 MiB, which no emulator answer is: reading stopped there`,
+      );
+    }
+    const answer = parsedJson(read?.bytes) as
       | (Answer & { error?: { code: string; message: string } })
       | undefined;
     if (response.ok && answer !== undefined) return answer;
@@ -174,6 +184,14 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
 
 /** The control API client of {@link controlApi}. */
 export type ControlApi = ReturnType<typeof controlApi>;
+
+function parsedJson(bytes: Uint8Array | undefined): unknown {
+  try {
+    return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
 
 function errorCode(error: unknown): string {
   return innermostCause(error).code ?? (error as Error).message;

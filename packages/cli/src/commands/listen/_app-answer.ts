@@ -2,6 +2,13 @@
 export const ANSWER_EXCERPT_BYTES = 200;
 
 /**
+ * How much of an answer `listen` (from the app) and `webhooks doctor` (from the receiver) read:
+ * enough for any error body to end on its own, never the whole of an endless one. Past it the
+ * response is cancelled.
+ */
+export const ANSWER_READ_BYTES = 64 * 1024;
+
+/**
  * The first {@link ANSWER_EXCERPT_BYTES} bytes of the app's answer as one printable line: control
  * and bidirectional characters become spaces (the app's bytes must not drive the terminal), and
  * `…` marks a cut.

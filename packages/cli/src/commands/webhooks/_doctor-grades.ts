@@ -13,7 +13,7 @@ export interface Grade {
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300;
 const is4xx = (status: number | null) => status !== null && status >= 400 && status < 500;
 const answered = (answer: DoctorAnswer) =>
-  `${answer.status}${answer.body ? ` ${answer.body}` : ''} in ${answer.duration_ms} ms`;
+  `${answer.status}${answer.body ? ` ${answer.body}` : ''}${answer.body_cut ? ' (answer over 64 KiB: read no further)' : ''} in ${answer.duration_ms} ms`;
 
 /** A delivery Parley could send: it must get a 2xx, else Parley retries it for about 20.5 h. */
 export function gradeAccepted(answer: DoctorAnswer, hint = ''): Grade {
@@ -26,6 +26,22 @@ export function gradeAccepted(answer: DoctorAnswer, hint = ''): Grade {
         ? `a delivery signed like Parley's must get 2xx${hint}`
         : 'a delivery signed like Parley’s must get 2xx; Parley retries this one for about 20.5 h';
   return { result: 'failed', reason: `answered ${answered(answer)}: ${advice}` };
+}
+
+/**
+ * The timed delivery: a valid one, so only a 2xx in time passes, as for Parley. No answer in
+ * time is retried; a 3xx is not followed; a 4xx or 5xx is a failed attempt whatever its speed.
+ */
+export function gradeTimed(answer: DoctorAnswer): Grade {
+  if (answer.status === null) {
+    return {
+      result: 'failed',
+      reason: `${answer.error ?? 'no answer'}: Parley counts it as failed and retries; answer first, work later`,
+    };
+  }
+  const accepted = gradeAccepted(answer);
+  if (accepted.result === 'failed') return accepted;
+  return { result: 'passed', reason: `answered in ${answer.duration_ms} ms (${answer.status})` };
 }
 
 /**

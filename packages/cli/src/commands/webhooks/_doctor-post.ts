@@ -1,6 +1,7 @@
 import { canonicalJson, signWebhook, WEBHOOK_OUTCOME_HEADER, type WebhookEvent } from '@parley/sdk';
+import { readAtMost } from '../../client/bounded-body';
 import { innermostCause } from '../../client/innermost-cause';
-import { answerExcerpt } from '../listen/_app-answer';
+import { ANSWER_READ_BYTES, answerExcerpt } from '../listen/_app-answer';
 
 /** One delivery the doctor sent and what came back. */
 export interface DoctorAnswer {
@@ -11,6 +12,8 @@ export interface DoctorAnswer {
   outcome: string | null;
   /** The start of its answer's body (200 bytes, on one line), for the report's reasons. */
   body: string;
+  /** The answer was longer than 64 KiB: the doctor stopped reading it there. */
+  body_cut: boolean;
   duration_ms: number;
   /** Why no answer came: timeout, refused connection… */
   error: string | null;
@@ -63,13 +66,15 @@ export function deliverer(
     });
     try {
       const response = await fetchFunction(request);
-      // The same excerpt `listen` shows: one printable line, so a receiver's bytes never drive the terminal.
-      const excerpt = answerExcerpt(new Uint8Array(await response.arrayBuffer()));
+      // Bounded: an endless answer is cut at ANSWER_READ_BYTES, not read to the timeout.
+      const { bytes, cut } = await readAtMost(response.body, ANSWER_READ_BYTES);
       return {
         event_id: event.id,
         status: response.status,
         outcome: response.headers.get(WEBHOOK_OUTCOME_HEADER),
-        body: excerpt,
+        // The same excerpt `listen` shows: one printable line, so a receiver's bytes never drive the terminal.
+        body: answerExcerpt(bytes),
+        body_cut: cut,
         duration_ms: elapsed(),
         error: null,
       };
@@ -82,6 +87,7 @@ export function deliverer(
         status: null,
         outcome: null,
         body: '',
+        body_cut: false,
         duration_ms: elapsed(),
         error: reason,
       };

@@ -134,7 +134,7 @@ describe('parley webhooks doctor', () => {
     ).toEqual(['processed', 'processed']);
   });
 
-  it('fails a receiver answering 500 to everything on all but the answer time', async () => {
+  it('fails a receiver answering 500 to everything on every case, the timed one too', async () => {
     const { report, results } = await grade(
       await serve((_, response) => response.writeHead(500).end('{"error":"boom"}')),
     );
@@ -146,11 +146,98 @@ describe('parley webhooks doctor', () => {
       tampered_body: 'failed',
       rotation: 'failed',
       out_of_order: 'failed',
-      answer_time: 'passed',
+      // A 500 is a failed attempt however fast it comes.
+      answer_time: 'failed',
     });
     expect(report.cases.find((each) => each.name === 'bad_signature')?.reason).toMatch(
       /^answered 500 \{"error":"boom"\} in \d+ ms: refuse it with a 4xx/,
     );
+  });
+
+  // Only a 2xx passes the timed delivery, as for Parley: the bounds of 2xx, every redirect, a 4xx, a 5xx.
+  it.each([
+    [200, '✓', 'answered in {ms} ms (200)'],
+    [204, '✓', 'answered in {ms} ms (204)'],
+    [299, '✓', 'answered in {ms} ms (299)'],
+    [
+      300,
+      '✗',
+      'answered 300 in {ms} ms: Parley never follows redirects: point the endpoint at the final URL',
+    ],
+    [
+      307,
+      '✗',
+      'answered 307 in {ms} ms: Parley never follows redirects: point the endpoint at the final URL',
+    ],
+    [
+      308,
+      '✗',
+      'answered 308 in {ms} ms: Parley never follows redirects: point the endpoint at the final URL',
+    ],
+    [400, '✗', "answered 400 in {ms} ms: a delivery signed like Parley's must get 2xx"],
+    [
+      500,
+      '✗',
+      'answered 500 in {ms} ms: a delivery signed like Parley’s must get 2xx; Parley retries this one for about 20.5 h',
+    ],
+  ])('grades a timed answer of %i %s', async (status, mark, reason) => {
+    const followed: string[] = [];
+    const url = await serve((request, response) => {
+      if (request.url !== '/webhooks') followed.push(request.url ?? '');
+      request.resume().on('end', () => response.writeHead(status, { location: '/elsewhere' }).end());
+    });
+    const { report } = await grade(url);
+    const timed = report.cases.find((each) => each.name === 'answer_time')!;
+    expect(timed).toMatchObject({
+      title: 'a valid delivery, timed',
+      expected: '2xx within 15 s',
+      result: mark === '✓' ? 'passed' : 'failed',
+      deliveries: [{ status, error: null }],
+    });
+    // The exact wording, with the time this answer took.
+    expect(timed.reason).toBe(reason.replace('{ms}', String(timed.deliveries[0]!.duration_ms)));
+    const line = doctorCommand.render!(report, testContext())
+      .split('\n')
+      .find((each) => each.includes('a valid delivery, timed'));
+    expect(line).toBe(`${mark} a valid delivery, timed               ${timed.reason}`);
+    expect(followed).toEqual([]);
+  });
+
+  it('reads at most 64 KiB of an answer: 64 KiB whole, a byte more or an endless body cut, and says so', async () => {
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    // Answers 400 with `size` bytes of "a", or without end until the doctor hangs up.
+    const answering = (size: number) =>
+      serve((request, response) => {
+        request.resume().on('end', () => {
+          response.writeHead(400, { 'content-type': 'text/plain' });
+          response.on('error', () => {});
+          let left = size;
+          const pump = () => {
+            while (left > 0 && !response.destroyed) {
+              const piece = chunk.subarray(0, Math.min(chunk.length, left));
+              left -= piece.length;
+              if (!response.write(piece)) return;
+            }
+            if (left === 0) response.end();
+          };
+          response.on('drain', pump);
+          pump();
+        });
+      });
+    for (const [size, cut] of [
+      [64 * 1024, false],
+      [64 * 1024 + 1, true],
+      [Number.POSITIVE_INFINITY, true],
+    ] as const) {
+      const { report } = await grade(await answering(size), '5');
+      const forged = report.cases.find((each) => each.name === 'bad_signature')!;
+      const [answer] = forged.deliveries;
+      expect(answer).toMatchObject({ status: 400, error: null, body: `${'a'.repeat(200)}…`, body_cut: cut });
+      expect(forged).toMatchObject({
+        result: 'passed',
+        reason: `refused: 400 ${'a'.repeat(200)}…${cut ? ' (answer over 64 KiB: read no further)' : ''} in ${answer!.duration_ms} ms`,
+      });
+    }
   });
 
   it('fails a receiver too slow for --timeout on every delivery it processes', async () => {
