@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ofetch } from 'ofetch';
+import { type FetchResponse, ofetch } from 'ofetch';
+import { readAtMost } from '../../client/bounded-body';
 import { innermostCause } from '../../client/innermost-cause';
-import { answerExcerpt } from './_app-answer';
+import { ANSWER_READ_BYTES, answerExcerpt } from './_app-answer';
 
 /** What the user's app answered, or why it could not be reached. */
 export interface ForwardResult {
@@ -29,7 +30,8 @@ const HOP_BY_HOP = new Set([
 /**
  * Forwards one delivery to the user's app exactly as received: the raw body bytes and every
  * end-to-end header, through ofetch as the emulator sends (redirects not followed, no retries:
- * the emulator's schedule is the retry).
+ * the emulator's schedule is the retry). Of the app's answer only a 4xx body is read, at most
+ * {@link ANSWER_READ_BYTES}, within the same `timeoutMs` as the status; any other body is cancelled.
  */
 export async function forwardDelivery(
   url: string,
@@ -43,32 +45,39 @@ export async function forwardDelivery(
     for (const item of Array.isArray(value) ? value : [value]) forwarded.append(name, item);
   }
   const started = performance.now();
+  // ofetch's own `timeout` stops at the headers: this signal also bounds the body's read.
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let response: FetchResponse<ReadableStream<Uint8Array>>;
   try {
-    const response = await ofetch.raw(url, {
+    response = await ofetch.raw(url, {
       method: 'POST',
       body,
       headers: forwarded,
       redirect: 'manual',
       retry: 0,
-      timeout: timeoutMs,
+      signal: timeout,
       ignoreResponseError: true,
-      responseType: 'arrayBuffer',
+      responseType: 'stream',
     });
-    const refused = response.status >= 400 && response.status < 500;
-    return {
-      status: response.status,
-      error: null,
-      durationMs: performance.now() - started,
-      body: refused ? answerExcerpt(new Uint8Array(response._data ?? new ArrayBuffer(0))) : null,
-    };
   } catch (error) {
     return {
       status: null,
-      error: innermostMessage(error),
+      error: timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : innermostMessage(error),
       durationMs: performance.now() - started,
       body: null,
     };
   }
+  const refused = response.status >= 400 && response.status < 500;
+  const stream = response._data ?? null;
+  let excerpt: string | null = null;
+  if (refused) {
+    // A body that fails mid-read (the timeout, a reset) leaves the status, without an excerpt.
+    const read = await readAtMost(stream, ANSWER_READ_BYTES).catch(() => undefined);
+    excerpt = read === undefined ? '' : answerExcerpt(read.bytes);
+  } else {
+    await stream?.cancel().catch(() => {});
+  }
+  return { status: response.status, error: null, durationMs: performance.now() - started, body: excerpt };
 }
 
 // ofetch wraps fetch's TypeError, which wraps the socket error: the innermost says what happened.

@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buffer } from 'node:stream/consumers';
 
 /** One delivery as the receiver got it. */
 export interface ReceivedDelivery {
@@ -14,16 +13,48 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+/** What the receiver tells besides deliveries. */
+export interface ReceiverOptions {
+  /** A request was refused before it was handled; `reason` is one line, ready to print. */
+  onRefused?: (reason: string) => void;
+}
+
+/**
+ * The largest body taken as a delivery: 1 MiB, the default of the SDK's `createWebhookHandler`.
+ * An emulator event is a few KB (its request bodies are at most 100 KiB), so only a body no
+ * delivery can be is refused.
+ */
+export const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+/**
+ * How much of a refused body is read and dropped, so that a sender still writing reads its 413
+ * rather than a reset; past it the connection is closed.
+ */
+export const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Starts the listener the temporary endpoint points at. `handle` returns the status to answer
- * the emulator with (the app's own status, so the emulator's retries follow the app).
+ * the emulator with (the app's own status, so the emulator's retries follow the app). A body over
+ * {@link MAX_DELIVERY_BYTES} is answered 413 at once, never kept nor handled: the rest is read and
+ * dropped (a Node request stream is never cancelled mid-read) up to {@link DISCARD_LIMIT_BYTES},
+ * then the connection is closed.
  */
 export async function startReceiver(
+  options: ReceiverOptions,
   handle: (delivery: ReceivedDelivery) => Promise<number>,
 ): Promise<Receiver> {
   const server = createServer(async (request, response) => {
     try {
-      const body = new Uint8Array(await buffer(request));
+      const body = await readDelivery(request);
+      if (body === undefined) {
+        response
+          .writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+          .end('{"error":"payload_too_large"}');
+        options.onRefused?.(
+          'Refused a request of more than 1 MiB to the listener (413): no delivery is that large',
+        );
+        return;
+      }
       const status = await handle({ body, headers: request.headers });
       response.writeHead(status, { 'content-type': 'text/plain' }).end();
     } catch {
@@ -43,4 +74,37 @@ export async function startReceiver(
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The body, or `undefined` as soon as it is known to be over {@link MAX_DELIVERY_BYTES} (declared
+ * or counted). From then on its chunks are counted and dropped as they come.
+ */
+function readDelivery(request: IncomingMessage): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    const refuse = () => {
+      refused = true;
+      chunks.length = 0;
+      resolve(undefined);
+    };
+    if (Number(request.headers['content-length']) > MAX_DELIVERY_BYTES) refuse();
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (refused) {
+        if (size > DISCARD_LIMIT_BYTES && !request.destroyed) request.destroy();
+        return;
+      }
+      if (size > MAX_DELIVERY_BYTES) refuse();
+      else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (!refused) resolve(new Uint8Array(Buffer.concat(chunks)));
+    });
+    // A sender gone before the end: nothing to handle (settled promises ignore both).
+    request.on('error', reject);
+    request.on('close', () => reject(new Error('the sender closed the connection')));
+  });
 }

@@ -63,7 +63,8 @@ export async function listen(
   const report = createListenReporter(context);
   let secret = chosen.secret;
   let deliveries = 0;
-  const receiver = await startReceiver(async ({ body, headers }: ReceivedDelivery) => {
+  const refusals = { onRefused: (reason: string) => context.stderr.write(`${reason}\n`) };
+  const receiver = await startReceiver(refusals, async ({ body, headers }: ReceivedDelivery) => {
     deliveries++;
     const received = new Date();
     let verification: { ok: true; type: string; id: string } | { ok: false; reason: string; id: string };
