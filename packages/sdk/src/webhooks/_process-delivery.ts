@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '../wire/event';
+import { eventShapeProblem } from './_event-shape';
 import { ExpiringMap } from './_expiring-map';
 import { queueByKey } from './_queue-by-key';
 import { BodyTooLarge, byteLengthOf, DEFAULT_MAX_BODY_BYTES } from './_read-bounded';
@@ -77,6 +78,36 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
   const report = errorReporter(options);
   const oneAtATime = queueByKey();
 
+  /** Your handler of `type`: only an own one of `on`, since `toString` is in every object. */
+  const handlerOf = (type: string) =>
+    (Object.hasOwn(on, type) ? on[type as keyof typeof on] : undefined) as
+      | ((event: WebhookEvent) => unknown)
+      | undefined;
+
+  const route = async (event: WebhookEvent): Promise<DeliveryAnswer> => {
+    const handle = handlerOf(event.type) ?? onUnhandled;
+    if (!handle) return acknowledged('unhandled');
+    const message = event.type === 'message.status_updated' ? event.data.message : undefined;
+    // One key per message for status events, so its statuses are handled one at a time.
+    return oneAtATime(message?.id ?? event.id, async () => {
+      if (processed && (await processed.has(event.id))) return acknowledged('duplicate');
+      if (message && statuses && isStaleStatus(await statuses.get(message.id), message.status)) {
+        return acknowledged('stale_status');
+      }
+      try {
+        await handle(event);
+      } catch (error) {
+        report(error, event);
+        return { status: 500, error: 'handler_failed' };
+      }
+      if (processed) await processed.add(event.id, REMEMBER_SECONDS);
+      if (message && statuses && isOrderedStatus(message.status)) {
+        await statuses.set(message.id, message.status, REMEMBER_SECONDS);
+      }
+      return acknowledged('processed');
+    });
+  };
+
   return async (method, headers, readBody) => {
     if (method !== 'POST') return { status: 405 };
     let event: WebhookEvent;
@@ -94,28 +125,12 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       report(error);
       return { status: 500, error: 'internal_error' };
     }
-    const handle = (on[event.type] ?? onUnhandled) as ((event: WebhookEvent) => unknown) | undefined;
-    if (!handle) return acknowledged('unhandled');
-    const message = event.type === 'message.status_updated' ? event.data.message : undefined;
-    // One key per message for status events, so its statuses are handled in arrival order.
-    return oneAtATime(message?.id ?? event.id, async () => {
-      if (processed && (await processed.has(event.id))) return acknowledged('duplicate');
-      if (message && statuses && isStaleStatus(await statuses.get(message.id), message.status)) {
-        return acknowledged('stale_status');
-      }
-      try {
-        await handle(event);
-      } catch (error) {
-        report(error, event);
-        return { status: 500, error: 'handler_failed' };
-      }
-      if (processed) await processed.add(event.id, REMEMBER_SECONDS);
-      if (message && statuses && isOrderedStatus(message.status)) {
-        await statuses.set(message.id, message.status, REMEMBER_SECONDS);
-      }
-      return acknowledged('processed');
-    }).catch((error: unknown) => {
-      // A store failed: answer 500 so Parley retries rather than lose the event.
+    // Signed by the holder of the secret, yet not an event your handler could read: refused as a
+    // body that is not JSON is, with what is wrong (only field names, never a value of the body).
+    const malformed = eventShapeProblem(event);
+    if (malformed) return { status: 400, error: 'invalid_payload', message: malformed };
+    return route(event).catch((error: unknown) => {
+      // A store failed, or reading `on` did (a getter): 500 so Parley retries rather than lose the event.
       report(error, event);
       return { status: 500, error: 'internal_error' };
     });

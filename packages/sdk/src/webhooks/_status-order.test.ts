@@ -36,4 +36,13 @@ describe('isStaleStatus', () => {
     for (const status of ['received', 'bounced', 'toString', 'constructor'])
       expect(isOrderedStatus(status as MessageStatus)).toBe(false);
   });
+
+  it('a status named like a member of Object.prototype is never stale, makes nothing stale, and is never recorded', () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype) as MessageStatus[]) {
+      expect([name, isStaleStatus('failed', name), isOrderedStatus(name)]).toEqual([name, false, false]);
+      for (const status of [...ORDER, 'failed'] as const) {
+        expect([name, status, isStaleStatus(name, status)]).toEqual([name, status, false]);
+      }
+    }
+  });
 });

@@ -222,6 +222,26 @@ describe('set-up errors answer 500 internal_error and are reported without an ev
   });
 });
 
+describe('an `on` that throws when read (a getter, a Proxy)', () => {
+  it('answers 500 internal_error and reports the error with its event, never rejects', async () => {
+    const onError = vi.fn();
+    const failure = new Error('handlers not loaded');
+    const handler = createWebhookHandler({
+      secret: TEST_SECRET,
+      on: {
+        get 'webhook.test'(): never {
+          throw failure;
+        },
+      },
+      onError,
+    });
+    const event = testEvent();
+    const response = await handler(await deliveryRequest(event));
+    expect([response.status, await response.json()]).toEqual([500, { error: 'internal_error' }]);
+    expect(onError).toHaveBeenCalledExactlyOnceWith(failure, event);
+  });
+});
+
 describe('the Parley-Webhook-Outcome header', () => {
   it('says what was done with each verified delivery, and is absent from refusals', async () => {
     const { handler } = recordingHandler();
@@ -235,8 +255,9 @@ describe('the Parley-Webhook-Outcome header', () => {
       await deliveryRequest({
         ...event,
         id: `evt_${'1'.repeat(32)}`,
-        type: 'connection.connected',
-      } as WebhookEvent),
+        type: 'developer.application.created',
+        data: { application_id: 'c0ffee00-0000-4000-8000-0000000000a1', environment: 'live' },
+      }),
       await deliveryRequest(testEvent(), `whsec_${'x'.repeat(32)}`),
     ]) {
       outcomes.push((await handler(request)).headers.get('parley-webhook-outcome'));

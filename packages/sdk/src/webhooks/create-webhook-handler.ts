@@ -28,13 +28,15 @@ export interface WebhookHandler {
  * | not a POST | 405 |
  * | body over `maxBodyBytes` (default 1 MiB) | 413 `{ "error": "payload_too_large" }` |
  * | verification failed | 400 `{ "error": reason }` |
- * | handler succeeded; duplicate event id; stale status; no handler for the type | 204, with `Parley-Webhook-Outcome` saying which |
+ * | verified, but not an event of the documented shape | 400 `{ "error": "invalid_payload", "message": … }` naming the field |
+ * | handler succeeded; duplicate event id; stale status; no own handler in `on` for the type | 204, with `Parley-Webhook-Outcome` saying which |
  * | handler threw (reported through `onError`) | 500 `{ "error": "handler_failed" }` |
  * | set-up error: missing secret, failing store (reported) | 500 `{ "error": "internal_error" }` |
  *
  * Delivery is at least once and in no particular order, so an event id is recorded only after
  * its handler succeeded (a retry of a failed one is processed), and a status update older than
  * one already processed for the same message is acknowledged without calling the handler.
+ * Whatever the body, the returned promise resolves to an answer; it never rejects.
  * Web-standard APIs only: Node, Bun, Deno, edge workers.
  *
  * @example

@@ -12,7 +12,7 @@ export type WebhookEventHandlers = {
 
 /** Every option of `createWebhookHandler` except the secret(s). */
 export interface WebhookHandlerSettings {
-  /** Handlers by event type. */
+  /** Handlers by event type: own properties only (a type named `toString` finds none), read at each delivery. */
   on: WebhookEventHandlers;
   /** Called for a verified event whose type has no handler in `on`; without it such events are only acknowledged. */
   onUnhandled?: ((event: WebhookEvent) => unknown) | undefined;
