@@ -2,6 +2,7 @@ import type { CommandModule, ParsedInput } from './commands/command-module';
 import { createContext } from './context';
 import { EXIT, ExitError, isExitError } from './exit-error';
 import { plainStyle } from './output/plain-style';
+import { terminalSafe, terminalSafeData, terminalSafeJson } from './output/terminal-safe';
 
 /**
  * Runs one command the way the entry needs it: builds the context from the global flags, runs,
@@ -42,16 +43,19 @@ export async function runCommand<Options, Data>(
     if (data === undefined) return EXIT.ok;
     if (context.json) {
       const output = commandModule.json ? commandModule.json(data) : data;
-      if (output !== undefined) context.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+      if (output !== undefined) context.stdout.write(`${terminalSafeJson(output, 2)}\n`);
     } else {
-      const text = commandModule.render?.(data, context);
+      // The view gets the data with every string made terminal-safe, so it can style freely and
+      // never print a server's escape sequence: only a view of the CLI's own text opts out.
+      const text = commandModule.render?.(commandModule.ownText ? data : terminalSafeData(data), context);
       if (text) context.stdout.write(`${text}\n`);
     }
     return commandModule.exitCode?.(data) ?? EXIT.ok;
   } catch (error) {
     const exit = asExitError(error);
-    if (context.json) context.stdout.write(`${JSON.stringify(exit.body, null, 2)}\n`);
-    else context.stderr.write(`${context.style.red('Error:')} ${exit.message}\n`);
+    if (context.json) context.stdout.write(`${terminalSafeJson(exit.body, 2)}\n`);
+    // Messages quote servers, files and arguments; none of the CLI's own has a control character.
+    else context.stderr.write(`${context.style.red('Error:')} ${terminalSafe(exit.message)}\n`);
     return exit.code;
   } finally {
     process.off('SIGINT', stop);

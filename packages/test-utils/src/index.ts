@@ -13,6 +13,8 @@ export {
   startEmulatorBin,
   stopEmulatorBins,
 } from './emulator-bin';
+export type { HostileApi, RegisteredEndpoint } from './hostile-api';
+export { MISSING_MESSAGE_ID, REFUSED_TEXT, startHostileApi } from './hostile-api';
 export type { NodeProcess, NodeProcessOptions, ProcessResult } from './node-process';
 export { startNodeProcess } from './node-process';
 export type { ReceivedRequest, TestReceiver } from './receiver';

@@ -2,6 +2,7 @@ import { isConfigurationError, type Logger, type LogLevel, Parley } from '@parle
 import { type ClientOptions, type Credentials, resolveCredentials } from '../config/resolve-credentials';
 import type { CommandContext } from '../context';
 import { EXIT, ExitError } from '../exit-error';
+import { terminalSafe } from '../output/terminal-safe';
 import { apiErrorToExit } from './api-error-to-exit';
 
 /** A client with the credentials it was built from, for calls whose errors name their source. */
@@ -48,7 +49,8 @@ export async function openApiSession(options: ClientOptions, context: CommandCon
 }
 
 function stderrLogger({ stderr }: CommandContext): Logger {
-  const write = (line: string) => stderr.write(`${line}\n`);
+  // A line quotes the server's request id and error code.
+  const write = (line: string) => stderr.write(`${terminalSafe(line)}\n`);
   return { error: write, warn: write, info: write, debug: write };
 }
 

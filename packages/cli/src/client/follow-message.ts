@@ -10,6 +10,7 @@ import type { CommandContext } from '../context';
 import { EXIT, ExitError, usageError } from '../exit-error';
 import { createProgressLine } from '../output/progress-line';
 import { colorStatus } from '../output/status-color';
+import { terminalSafe } from '../output/terminal-safe';
 import type { ApiSession } from './api-session';
 
 /** Statuses a message can be followed to, in lifecycle order. */
@@ -49,7 +50,7 @@ export async function followMessage(
   const trail: string[] = [first.status];
   let message = first;
   const line = () =>
-    `${message.id} ${trail.map((status) => colorStatus(context.style, status)).join(' → ')} ` +
+    `${terminalSafe(message.id)} ${trail.map((status) => colorStatus(context.style, status)).join(' → ')} ` +
     context.style.dim(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
   // Sandbox messages end at delivered; live ones may still be read.
   const until: WaitForStatus =

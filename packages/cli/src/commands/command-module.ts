@@ -15,8 +15,17 @@ export interface ParsedInput {
  */
 export interface CommandModule<Options, Data> {
   run(options: Options, context: CommandContext): Promise<Data>;
-  /** The human view of the data on stdout; nothing printed when absent or empty. */
+  /**
+   * The human view of the data on stdout; nothing printed when absent or empty. It gets a copy of
+   * the data with every string terminal-safe (control characters shown as `\u001b`), unless
+   * {@link ownText} is set.
+   */
   render?(data: Data, context: CommandContext): string;
+  /**
+   * The data is text of several lines that the CLI made or the user gave (a completion script, a
+   * curl line): `render` gets it untouched and makes it terminal-safe itself.
+   */
+  ownText?: true;
   /** What `--json` prints; the data itself when absent. */
   json?(data: Data): unknown;
   /** Options from the command line; by default the flags merged with the named arguments. */

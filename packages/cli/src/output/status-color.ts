@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
+import { terminalSafe } from './terminal-safe';
 
-/** Colours a message or connection status the same way in every view. */
+/** Colours a message or connection status the same way in every view; an unknown one is shown terminal-safe. */
 export function colorStatus(style: ChalkInstance, status: string): string {
   switch (status) {
     case 'active':
@@ -13,6 +14,6 @@ export function colorStatus(style: ChalkInstance, status: string): string {
     case 'disconnected':
       return style.gray(status);
     default:
-      return style.yellow(status);
+      return style.yellow(terminalSafe(status));
   }
 }

@@ -2,6 +2,7 @@ import { SANDBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import type { Command } from 'commander';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
+import { terminalSafeText } from '../../output/terminal-safe';
 import { defineCommand } from '../command-module';
 import { bashScript } from './_bash';
 import { EMULATOR_START_FLAGS } from './_emulator-flags';
@@ -58,5 +59,7 @@ export default defineCommand({
     while (program.parent) program = program.parent;
     return { shell: String(args.shell), program };
   },
-  render: (script) => script.trimEnd(),
+  // The script is lines of the CLI's own making.
+  ownText: true,
+  render: (script) => terminalSafeText(script.trimEnd()),
 });

@@ -21,14 +21,15 @@ export async function emulatorStatus(
   return { emulator: control.origin, ...health, clock };
 }
 
-const COUNT_LABELS: Record<string, string> = {
-  workspaces: 'Workspaces',
-  applications: 'Applications',
-  keys: 'API keys',
-  endpoints: 'Endpoints',
-  messages: 'Messages',
-  pending_deliveries: 'Pending deliveries',
-};
+// A Map: the count names are the server's, and "constructor" must not find Object's.
+const COUNT_LABELS = new Map([
+  ['workspaces', 'Workspaces'],
+  ['applications', 'Applications'],
+  ['keys', 'API keys'],
+  ['endpoints', 'Endpoints'],
+  ['messages', 'Messages'],
+  ['pending_deliveries', 'Pending deliveries'],
+]);
 
 /** The human view: one field per line, each count on its own. */
 function renderEmulatorStatus(status: EmulatorStatus, { style }: CommandContext): string {
@@ -38,7 +39,7 @@ function renderEmulatorStatus(status: EmulatorStatus, { style }: CommandContext)
     ['Clock', `${status.clock.now} (${status.clock.mode})`],
   ];
   for (const [name, count] of Object.entries(status.counts ?? {})) {
-    fields.push([COUNT_LABELS[name] ?? name, String(count)]);
+    fields.push([COUNT_LABELS.get(name) ?? name, String(count)]);
   }
   if (status.persistence) {
     const { ok, error } = status.persistence;

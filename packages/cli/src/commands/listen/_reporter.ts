@@ -1,5 +1,6 @@
 import type { TemporaryEndpoint } from '../../client/control-api';
 import type { CommandContext } from '../../context';
+import { terminalSafeData, terminalSafeJson } from '../../output/terminal-safe';
 import { looksLikeVerificationFailure } from './_app-answer';
 import type { ForwardResult } from './_forward';
 
@@ -19,17 +20,11 @@ export interface DeliveryReport {
 export function createListenReporter(context: CommandContext) {
   const { style } = context;
   const info = context.stdout;
-  const line = (value: unknown) => context.stdout.write(`${JSON.stringify(value)}\n`);
+  const line = (value: unknown) => context.stdout.write(`${terminalSafeJson(value)}\n`);
   return {
-    ready({
-      endpoint,
-      forwardTo,
-      applicationId,
-    }: {
-      endpoint: TemporaryEndpoint;
-      forwardTo: string;
-      applicationId: string;
-    }) {
+    ready(started: { endpoint: TemporaryEndpoint; forwardTo: string; applicationId: string }) {
+      // The endpoint is the server's answer: the human lines print a terminal-safe copy.
+      const { endpoint, forwardTo, applicationId } = context.json ? started : terminalSafeData(started);
       if (context.json) {
         line({
           ready: true,
@@ -47,9 +42,12 @@ export function createListenReporter(context: CommandContext) {
           `to ${forwardTo} (endpoint ${endpoint.id}). Ctrl-C to stop.\n`,
       );
     },
-    delivery(report: DeliveryReport) {
+    delivery(received: DeliveryReport) {
+      // Event ids, reasons and the app's answer come from outside: the human lines print a copy
+      // with every string terminal-safe.
+      const report = context.json ? received : terminalSafeData(received);
       const { verification, forward } = report;
-      const staleSecret = looksLikeVerificationFailure(forward.status, forward.body);
+      const staleSecret = looksLikeVerificationFailure(received.forward.status, received.forward.body);
       if (context.json) {
         line({
           event_id: verification.id,

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { ActivityItem } from '../../client/activity-stream';
 import { colorStatus } from '../../output/status-color';
+import { terminalSafeData, terminalSafeJson } from '../../output/terminal-safe';
 
 interface Attempt {
   status_code: number | null;
@@ -12,12 +13,14 @@ interface Attempt {
  * One line per activity item: the emulator time it happened (UTC), its kind, and what it says,
  * e.g. `09:30:15  request   POST /v1/messages → 202  12 ms  req_…  prl_sandbox_AbCd…`.
  */
-export function activityLine(item: ActivityItem, style: ChalkInstance): string {
+export function activityLine(streamed: ActivityItem, style: ChalkInstance): string {
+  // Every field came from the stream: made terminal-safe before any of it is styled.
+  const item = terminalSafeData(streamed);
   const time = style.dim(typeof item.at === 'string' ? item.at.slice(11, 19) : '--:--:--');
-  return `${time}  ${item.kind.padEnd(8)}  ${describe(item, style)}`;
+  return `${time}  ${item.kind.padEnd(8)}  ${describe(item, streamed, style)}`;
 }
 
-function describe(item: ActivityItem, style: ChalkInstance): string {
+function describe(item: ActivityItem, streamed: ActivityItem, style: ChalkInstance): string {
   const field = (name: string) => item[name] as string;
   switch (item.kind) {
     case 'request':
@@ -58,7 +61,8 @@ function describe(item: ActivityItem, style: ChalkInstance): string {
     case 'reset':
       return 'back to the seed state';
     default:
-      return JSON.stringify(item);
+      // The item as received: JSON escapes what it holds once, not the escapes made above.
+      return terminalSafeJson(streamed);
   }
 }
 

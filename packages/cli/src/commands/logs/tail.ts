@@ -2,6 +2,7 @@ import { followActivity, type SkippedEvent } from '../../client/activity-stream'
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT } from '../../exit-error';
+import { terminalSafeJson } from '../../output/terminal-safe';
 import { defineCommand } from '../command-module';
 import { openControl } from '../emulator/_open-control';
 import { activityLine } from './_activity-line';
@@ -66,7 +67,7 @@ export async function tail(options: TailOptions, context: CommandContext): Promi
     previous = item.seq;
     skipped = 0;
     if (!wanted(item)) continue;
-    context.stdout.write(`${context.json ? JSON.stringify(item) : activityLine(item, context.style)}\n`);
+    context.stdout.write(`${context.json ? terminalSafeJson(item) : activityLine(item, context.style)}\n`);
     printed++;
   }
   return { printed };

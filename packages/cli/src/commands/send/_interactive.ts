@@ -4,6 +4,7 @@ import type { ApiSession } from '../../client/api-session';
 import { allTemplates } from '../../client/connection-templates';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
+import { terminalSafe as safe } from '../../output/terminal-safe';
 import { validPhone, validText } from './_prompt-rules';
 import type { SendDraft } from './index';
 
@@ -41,10 +42,11 @@ export async function completeDraft(
         message: 'Connection',
         choices: connections.map((candidate) => ({
           value: candidate,
-          name: `${candidate.name}  ${candidate.phone_number}`,
-          short: candidate.name,
-          description: candidate.id,
-          disabled: candidate.status === 'active' ? false : `(${candidate.status})`,
+          // The choices show the server's strings; the values stay as sent back to it.
+          name: `${safe(candidate.name)}  ${safe(candidate.phone_number)}`,
+          short: safe(candidate.name),
+          description: safe(candidate.id),
+          disabled: candidate.status === 'active' ? false : `(${safe(candidate.status)})`,
         })),
       },
       promptContext,
@@ -60,8 +62,8 @@ export async function completeDraft(
         choices: [
           ...templates.map((candidate) => ({
             value: candidate,
-            name: `${candidate.name} (${candidate.language})`,
-            description: candidate.body,
+            name: `${safe(candidate.name)} (${safe(candidate.language)})`,
+            description: safe(candidate.body),
           })),
           new Separator(),
           { value: TEXT_CHOICE, name: 'Text message…', description: 'free text, inside the 24 h window' },
@@ -82,7 +84,7 @@ export async function completeDraft(
     next.language = template.language;
     for (let index = next.variables.length; index < template.variable_count; index++) {
       const placeholder = `{{${index + 1}}}`;
-      const shown = template.body.replace(placeholder, context.style.bold.underline(placeholder));
+      const shown = safe(template.body).replace(placeholder, context.style.bold.underline(placeholder));
       next.variables.push(
         await input({ message: `${placeholder} in "${shown}"`, required: true }, promptContext),
       );
@@ -98,8 +100,9 @@ export async function completeDraft(
   }
   // Everything came from flags (e.g. a template without variables): nothing to confirm.
   if (!asked) return next;
-  const what = next.text !== undefined ? 'this text' : `${next.template} (${next.language ?? '?'})`;
-  const from = connection ? ` from ${connection.name}` : '';
+  const what =
+    next.text !== undefined ? 'this text' : `${safe(String(next.template))} (${safe(next.language ?? '?')})`;
+  const from = connection ? ` from ${safe(connection.name)}` : '';
   if (!(await confirm({ message: `Send ${what} to ${next.to}${from}?`, default: true }, promptContext))) {
     throw new ExitError(EXIT.interrupted, 'not sent: cancelled at the confirmation');
   }
@@ -136,8 +139,8 @@ async function namedTemplate(
       message: 'Language',
       choices: matches.map((candidate) => ({
         value: candidate,
-        name: candidate.language,
-        description: candidate.body,
+        name: safe(candidate.language),
+        description: safe(candidate.body),
       })),
     },
     promptContext,

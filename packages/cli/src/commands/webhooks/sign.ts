@@ -2,6 +2,7 @@ import { signWebhook } from '@parley/sdk';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { readInputFile } from '../../input-file';
+import { terminalSafeText } from '../../output/terminal-safe';
 import { defineCommand } from '../command-module';
 import { webhookSecrets } from './_secrets';
 
@@ -77,6 +78,14 @@ function shellQuote(text: string): string {
 
 export default defineCommand({
   run: sign,
-  render: (delivery) => curlLine(delivery),
+  // The body is sent byte for byte: its line breaks must stay line breaks in the curl line.
+  ownText: true,
+  render: (delivery) => {
+    const line = curlLine(delivery);
+    const shown = terminalSafeText(line);
+    return shown === line
+      ? line
+      : `${shown}\n# The body holds control characters, shown above as \\uXXXX: this line does not send the signed bytes. Use --json.`;
+  },
   json: ({ headers, body }) => ({ headers, body }),
 });
