@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { ftruncateSync, writeSync } from 'node:fs';
 import type { DiskWrites } from './file-persistence';
 
 const noSpace = () =>
@@ -18,6 +18,8 @@ export function failingDisk() {
     fillHalfWay: false,
     /** Snapshots write a few bytes of their temporary file, then fail with ENOSPC. */
     snapshotsFail: false,
+    /** Cutting a journal back after a failed append fails too (EIO): its torn bytes stay. */
+    cutsFail: false,
   };
   const writes: DiskWrites = {
     write(fd, buffer, offset, length) {
@@ -40,6 +42,11 @@ export function failingDisk() {
         throw noSpace();
       }
       await file.writeFile(text);
+    },
+    truncate(fd, length) {
+      if (state.cutsFail)
+        throw Object.assign(new Error('EIO: i/o error, ftruncate'), { code: 'EIO', errno: -5 });
+      ftruncateSync(fd, length);
     },
   };
   return { state, writes };

@@ -1,28 +1,34 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, openSync } from 'node:fs';
 
 /** `fs.writeSync`'s shape: it may write fewer bytes than asked (a nearly full disk) or throw. */
 export type WriteBytes = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+
+/** `fs.ftruncateSync`'s shape. */
+export type TruncateFile = (fd: number, length: number) => void;
 
 /** Files in the data dir hold webhook secrets in clear: owner only. */
 export const DATA_FILE_MODE = 0o600;
 
 /**
- * One append-only journal file. A line counts once every byte of it is written and
- * `fdatasync`'ed; anything less throws, and the file is cut back to its last whole line, so a
- * failed append never glues itself to (and spoils) the next one.
+ * One append-only journal file. A line counts once every byte of it and its newline is written
+ * and `fdatasync`'ed; anything less throws, and the file is cut back to its last whole line, so a
+ * failed append never glues itself to (and spoils) the next one. When even the cut fails, the file
+ * is {@link JournalFile.spoiled}: its torn bytes must stay its last, so the writer moves on to a
+ * new journal (the loader skips a torn last line; a torn line in the middle would be damage).
  */
 export class JournalFile {
   readonly #fd: number;
   readonly #write: WriteBytes;
+  readonly #truncate: TruncateFile;
   /** Bytes of whole lines. */
   #length: number;
-  /** The last append failed and may have left bytes behind: the next line starts on a fresh line. */
-  #mayBeTorn = false;
+  #spoiled = false;
 
   /** Opens (creating) `path` for appending; throws the `fs` error when it cannot. */
-  constructor(path: string, write: WriteBytes) {
+  constructor(path: string, write: WriteBytes, truncate: TruncateFile) {
     this.#fd = openSync(path, 'a', DATA_FILE_MODE);
     this.#write = write;
+    this.#truncate = truncate;
     try {
       this.#length = fstatSync(this.#fd).size;
     } catch (error) {
@@ -31,9 +37,20 @@ export class JournalFile {
     }
   }
 
+  /** Bytes of whole lines so far. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** A failed append could not be cut back: nothing more may be appended to this file. */
+  get spoiled(): boolean {
+    return this.#spoiled;
+  }
+
   /** Appends `line` plus a newline durably, or throws the error that stopped it. */
   append(line: string): void {
-    const bytes = Buffer.from(this.#mayBeTorn ? `\n${line}\n` : `${line}\n`);
+    if (this.#spoiled) throw Object.assign(new Error('the journal ends with a torn line'), { code: 'EIO' });
+    const bytes = Buffer.from(`${line}\n`);
     try {
       let written = 0;
       while (written < bytes.length) {
@@ -48,7 +65,6 @@ export class JournalFile {
       throw error;
     }
     this.#length += bytes.length;
-    this.#mayBeTorn = false;
   }
 
   close(): void {
@@ -56,12 +72,11 @@ export class JournalFile {
   }
 
   #cutBack(): void {
-    // The leading newline of the next line covers the case where the cut itself fails or is lost.
-    this.#mayBeTorn = true;
     try {
-      ftruncateSync(this.#fd, this.#length);
+      this.#truncate(this.#fd, this.#length);
     } catch {
-      // Reported through the append's own error; the loader skips a torn line.
+      // Reported through the append's own error; the writer opens a new journal.
+      this.#spoiled = true;
     }
   }
 }

@@ -35,6 +35,13 @@ export function describeWriteFailure(path: string, error: unknown): string {
   return `cannot write to ${path}: ${meaning} (${code})`;
 }
 
+/** "cannot read /x/state.json: permission denied (EACCES)": the path and the cause, without a stack. */
+export function describeReadFailure(path: string, error: unknown): string {
+  const code = errnoCode(error);
+  const meaning = MEANINGS[code] ?? (error instanceof Error ? error.message : String(error));
+  return `cannot read ${path}: ${meaning} (${code})`;
+}
+
 function fileInPath(path: string): string {
   for (let candidate = dirname(path); candidate !== dirname(candidate); candidate = dirname(candidate)) {
     try {
@@ -48,7 +55,7 @@ function fileInPath(path: string): string {
 
 /** The data dir cannot be used at start (missing permission, read-only, a file in the way). The bin exits 2. */
 export class DataDirError extends Error {
-  override readonly name = 'DataDirError';
+  override readonly name: string = 'DataDirError';
   constructor(
     readonly path: string,
     readonly errno: string,
@@ -59,6 +66,34 @@ export class DataDirError extends Error {
 
   static from(path: string, error: unknown): DataDirError {
     return new DataDirError(path, errnoCode(error), describeWriteFailure(path, error));
+  }
+
+  /** A file of the data dir that could not be read at start (its errno named). */
+  static fromRead(path: string, error: unknown): DataDirError {
+    return new DataDirError(path, errnoCode(error), describeReadFailure(path, error));
+  }
+}
+
+/**
+ * A file of the data dir holds something this emulator never wrote (a flipped bit, a line of
+ * garbage, a record of the wrong shape): starting would silently drop acknowledged data, so the
+ * start stops here, naming the file and line. `line` is 1-based, absent for a whole-file problem
+ * (the snapshot). Damaged journal lines can be dropped with `--repair`; a snapshot cannot.
+ */
+export class DamagedDataError extends DataDirError {
+  override readonly name = 'DamagedDataError';
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly problem: string,
+  ) {
+    super(
+      file,
+      'EBADMSG',
+      line === undefined
+        ? `${file} is damaged (${problem}). --repair cannot rebuild a snapshot: put back a copy of it, or move it away to start from an empty state`
+        : `${file}:${line} is damaged (${problem}). Start with --repair to drop the damaged journal lines and keep every other one`,
+    );
   }
 }
 

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { ftruncateSync, readdirSync, writeSync } from 'node:fs';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDataDir } from './_create-data-dir';
-import { DATA_FILE_MODE, JournalFile, type WriteBytes } from './_journal-file';
-import { JOURNAL_NAME, loadDirectory, SNAPSHOT, type SnapshotFile } from './_load-directory';
+import { MAX_DATA_FILE_BYTES } from './_data-file';
+import { DATA_FILE_MODE, JournalFile, type TruncateFile, type WriteBytes } from './_journal-file';
+import { encodeJournalLine } from './_journal-line';
+import { JOURNAL_NAME, journalPath, loadDirectory } from './_load-directory';
+import { encodeSnapshot, SNAPSHOT } from './_snapshot-file';
+import { syncDirectory } from './_sync-directory';
 import { DataDirError, describeWriteFailure, errnoCode, PersistenceError } from './data-dir-errors';
 import type { PersistedState, Persistence, PersistenceHealth } from './persistence';
 
@@ -16,9 +20,20 @@ export interface DiskWrites {
   write: WriteBytes;
   /** A snapshot's whole text into its temporary file. */
   writeFile: (file: FileHandle, text: string) => Promise<void>;
+  /** Cuts a journal back after a failed append (default `fs.ftruncateSync`). */
+  truncate?: TruncateFile;
 }
 
 const NODE_DISK: DiskWrites = { write: writeSync, writeFile: (file, text) => file.writeFile(text) };
+
+/** What a file too large for the loader to read back fails with: never acknowledged, never written. */
+const tooLarge = (what: string) =>
+  Object.assign(
+    new Error(`${what} would pass the ${MAX_DATA_FILE_BYTES / 1024 / 1024} MiB a data file may hold`),
+    {
+      code: 'EFBIG',
+    },
+  );
 
 /**
  * `--data-dir` persistence: a write-ahead journal plus coalesced snapshots.
@@ -28,14 +43,23 @@ const NODE_DISK: DiskWrites = { write: writeSync, writeFile: (file, text) => fil
  * not the whole state); everything else (deliveries' attempts) lands in a snapshot at most
  * 200 ms later. A snapshot is written to a temporary file, fsync'ed and renamed over the old one,
  * so a kill at any moment leaves either the old or the new snapshot, plus journals whose torn
- * last line is ignored on load. Journals are deleted only once a newer snapshot has landed.
+ * last line is ignored on load. Journals are deleted only once a newer snapshot has landed. Each
+ * journal line carries a checksum and the snapshot one over all of it, so damage is refused at
+ * the next start instead of read as data; no file grows past {@link MAX_DATA_FILE_BYTES}, the
+ * most the loader reads (a journal that would passes on to the next generation).
  *
  * A failed write (full disk) throws {@link PersistenceError} and is reported once on stderr and in
  * `health()`, until a later write succeeds. The directory is created 0700 and its files 0600.
  */
-export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }): Persistence {
+export function filePersistence(options: {
+  dataDir?: string;
+  disk?: DiskWrites;
+  /** For tests: a smaller bound than {@link MAX_DATA_FILE_BYTES} on each file written. */
+  maxFileBytes?: number;
+}): Persistence {
   const dir = options.dataDir!;
   const disk = options.disk ?? NODE_DISK;
+  const maxFileBytes = Math.min(options.maxFileBytes ?? MAX_DATA_FILE_BYTES, MAX_DATA_FILE_BYTES);
   createDataDir(dir);
   let generation = 0;
   let journal: JournalFile | undefined;
@@ -47,7 +71,7 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
 
   /** Opens the next journal before closing the current one: a failed open keeps the current. */
   const openJournal = (next: number): void => {
-    const opened = new JournalFile(join(dir, `journal-${next}.ndjson`), disk.write);
+    const opened = new JournalFile(journalPath(dir, next), disk.write, disk.truncate ?? ftruncateSync);
     journal?.close();
     journal = opened;
     generation = next;
@@ -58,16 +82,12 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
     if (!source) return;
     const journalGeneration = generation + 1;
     // Captured and switched in one synchronous step: every later journal line is newer.
-    const text = JSON.stringify({
-      format: 'parley-emulator-state',
-      version: 1,
-      journal_generation: journalGeneration,
-      ...source(),
-    } satisfies SnapshotFile);
+    const text = encodeSnapshot(journalGeneration, source());
     // One name per writer, not per process: two emulators of one process on one dir (a test's
     // restart beside the "killed" run) must not remove or rename each other's temporary file.
     const temporary = join(dir, `${SNAPSHOT}.${process.pid}.${writerId}.tmp`);
     try {
+      if (Buffer.byteLength(text) > maxFileBytes) throw tooLarge('the snapshot');
       if (!closed) openJournal(journalGeneration);
       const file = await open(temporary, 'w', DATA_FILE_MODE);
       try {
@@ -113,10 +133,20 @@ export function filePersistence(options: { dataDir?: string; disk?: DiskWrites }
       source = next;
     },
     journal(entries) {
+      const line = encodeJournalLine(entries);
+      const bytes = Buffer.byteLength(line) + 1;
       try {
-        if (!journal) openJournal(generation + 1);
-        journal!.append(JSON.stringify(entries));
+        if (bytes > maxFileBytes) throw tooLarge('a journal line');
+        if (!journal || (journal.length > 0 && journal.length + bytes > maxFileBytes)) {
+          openJournal(generation + 1);
+        }
+        journal!.append(line);
       } catch (error) {
+        // Its torn bytes stay the last of that file: later lines go to the next journal.
+        if (journal?.spoiled) {
+          journal.close();
+          journal = undefined;
+        }
         throw failures.failed('journal', error);
       }
       failures.succeeded('journal');
@@ -172,18 +202,5 @@ function failureLog(dir: string) {
 function reportUnexpected(error: unknown): void {
   if (!(error instanceof PersistenceError)) {
     console.error('[parley-emulator] could not write the state snapshot:', error);
-  }
-}
-
-function syncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename itself is still atomic.
   }
 }

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
-import { createAppWithKey, T0, templateSend, testEmulator } from '../_testing/test-emulator';
+import { createAppWithKey, T0, templateSend, testEmulator, textSend } from '../_testing/test-emulator';
 import { failingDisk } from './_failing-disk';
 import { filePersistence } from './file-persistence';
 
@@ -24,9 +24,14 @@ const dataDir = () => {
 };
 
 /** An emulator on `dir` whose disk writes the test controls. */
-async function onFailingDisk(dir: string) {
+async function onFailingDisk(dir: string, maxFileBytes?: number) {
   const disk = failingDisk();
-  const running = testEmulator({ dataDir: dir }, filePersistence({ dataDir: dir, disk: disk.writes }));
+  const persistence = filePersistence({
+    dataDir: dir,
+    disk: disk.writes,
+    ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+  });
+  const running = testEmulator({ dataDir: dir }, persistence);
   await running.emulator.ready;
   disks.push(disk.state);
   return { ...running, disk: disk.state };
@@ -166,5 +171,47 @@ describe('a data dir that cannot be written (full disk)', () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('ENOSPC'));
     expect(await messagesAfterRestart(dir)).toEqual([accepted.body.id]);
     expect(emulator.clock.now()).toBe(T0);
+  });
+
+  test('an append whose cut back fails too leaves its torn bytes last in that journal: the next send goes to a new one, and a restart loads it', async () => {
+    const dir = dataDir();
+    const { send, disk } = await onFailingDisk(dir);
+    disk.snapshotsFail = true;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const first = await send(templateSend());
+    disk.cutsFail = true;
+    disk.fillHalfWay = true;
+    expect((await send(templateSend())).status).toBe(500);
+    disk.full = false;
+    const accepted = await send(templateSend());
+    expect(accepted.status).toBe(202);
+    const journals = readdirSync(dir).filter((name) => name.startsWith('journal-'));
+    expect(journals).toEqual(['journal-2.ndjson', 'journal-3.ndjson']);
+    expect(readFileSync(join(dir, 'journal-2.ndjson'), 'utf8')).not.toMatch(/\n$/);
+    expect((await messagesAfterRestart(dir)).sort()).toEqual([first.body.id, accepted.body.id].sort());
+  });
+
+  test('no file grows past the limit the loader reads: a journal passes on to the next one, a larger line or snapshot is refused', async () => {
+    const dir = dataDir();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { send, call, disk } = await onFailingDisk(dir, 2_000);
+    disk.snapshotsFail = true;
+    const accepted: string[] = [];
+    for (let index = 0; index < 5; index++) accepted.push((await send(templateSend())).body.id);
+    const journals = readdirSync(dir).filter((name) => name.startsWith('journal-'));
+    expect(journals.length).toBeGreaterThan(1);
+    for (const name of journals) expect(statSync(join(dir, name)).size).toBeLessThanOrEqual(2_000);
+
+    const tooLong = await send(textSend({ text: 'x'.repeat(2_000) }));
+    expect(tooLong.status).toBe(500);
+    expect(tooLong.body.error.message).toMatch(/could not write to its data dir \(file too large, EFBIG\)/);
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringContaining(`cannot write to ${dir}: file too large (EFBIG)`),
+    );
+    disk.snapshotsFail = false;
+    expect((await call('POST', '/_emulator/workspaces', { body: { name: 'Acme' } })).status).toBe(500);
+    expect((await messagesAfterRestart(dir)).sort()).toEqual(accepted.sort());
+    // Back to a state whose snapshot fits, so the close after the test can write it.
+    expect((await call('POST', '/_emulator/reset')).status).toBe(200);
   });
 });
