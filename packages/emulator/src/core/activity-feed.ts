@@ -1,7 +1,7 @@
 import type { Message, WebhookEvent } from '@parley/sdk';
 import type { ChaosKind } from '../domain/webhook-chaos';
 import type { DeliveryView } from '../webhooks/webhook-service';
-import { maskSecrets } from './_mask-secrets';
+import { maskSecrets, maskSecretsIn } from './_mask-secrets';
 
 /** Fields every activity item has. */
 interface ActivityBase {
@@ -92,7 +92,7 @@ export type ActivityDraft = ActivityItem extends infer Item
     : never
   : never;
 
-/** A published item with its JSON, built (and masked) once, when first needed. */
+/** A published item with its JSON, built once, when first needed. */
 export interface ActivityEntry {
   item: ActivityItem;
   json: string | undefined;
@@ -100,12 +100,15 @@ export interface ActivityEntry {
 
 /** Items kept for `GET /_emulator/activity` and for clients resuming a stream. */
 export const KEPT_ACTIVITY = 1_000;
+/** Trimmed in batches: one splice per 100 items, not a shift per item. */
+const TRIM_BATCH = 100;
 
 /**
  * What happens in the emulator, as it happens: /v1 requests, control changes, events, message
- * statuses and delivery attempts. Keeps the last {@link KEPT_ACTIVITY} items; listeners (the
- * `/_emulator/stream` responses) get each one as it is published. Publishing costs one small object
- * and no serialisation: JSON is built, with secrets masked, only when someone reads it.
+ * statuses and delivery attempts. Keeps the last {@link KEPT_ACTIVITY} items (up to
+ * {@link TRIM_BATCH} more between trims); listeners (the `/_emulator/stream` responses) are told
+ * of each one as it is published and read it, or later ones, with {@link entryAfter}. Secrets are
+ * masked as an item is published, so no copy of one is kept; JSON is built only when read.
  */
 export class ActivityFeed {
   readonly #entries: ActivityEntry[] = [];
@@ -115,14 +118,13 @@ export class ActivityFeed {
   /** `now` dates an item: in its workspace's time (its own clock, or the global one). */
   constructor(private readonly now: (draft: ActivityDraft) => number) {}
 
-  /** Numbers, dates, keeps and hands out one item. */
+  /** Numbers, dates, masks, keeps and hands out one item. */
   publish(draft: ActivityDraft): void {
     const at = new Date(this.now(draft)).toISOString();
-    const item = { ...draft, seq: ++this.#seq, at } as ActivityItem;
+    const item = { ...maskSecretsIn(draft), seq: ++this.#seq, at } as ActivityItem;
     const entry: ActivityEntry = { item, json: undefined };
     this.#entries.push(entry);
-    // Trimmed in batches: one splice per 100 items, not a shift per item.
-    if (this.#entries.length >= KEPT_ACTIVITY + 100) {
+    if (this.#entries.length >= KEPT_ACTIVITY + TRIM_BATCH) {
       this.#entries.splice(0, this.#entries.length - KEPT_ACTIVITY);
     }
     for (const listener of this.#listeners) listener(entry);
@@ -134,9 +136,25 @@ export class ActivityFeed {
     return () => this.#listeners.delete(listener);
   }
 
-  /** The kept items after `seq`, oldest first (a resuming client's backlog). */
-  since(seq: number): ActivityEntry[] {
-    return this.#entries.filter((entry) => entry.item.seq > seq).slice(-KEPT_ACTIVITY);
+  /** How many listeners are subscribed (open streams). */
+  get listenerCount(): number {
+    return this.#listeners.size;
+  }
+
+  /** The seq of the newest item published (0 before the first). */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * The oldest kept item after `seq`, or undefined when none is newer. Its seq is `seq + 1`
+   * unless the items between were trimmed or cleared: a reader can tell what it missed.
+   */
+  entryAfter(seq: number): ActivityEntry | undefined {
+    const oldest = this.#entries[0];
+    if (oldest === undefined) return undefined;
+    // Kept seqs are consecutive (a trim or a clear drops a prefix): no search needed.
+    return this.#entries[Math.max(0, seq + 1 - oldest.item.seq)];
   }
 
   /** The kept items, newest first. */
@@ -149,7 +167,7 @@ export class ActivityFeed {
     this.#entries.length = 0;
   }
 
-  /** The JSON of an item, secrets masked. */
+  /** The JSON of an item. Masked again as text, for what changed in a live record it points to. */
   json(entry: ActivityEntry): string {
     entry.json ??= maskSecrets(JSON.stringify(entry.item));
     return entry.json;

@@ -1,4 +1,5 @@
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createAppWithKey, testEmulator, textSend } from '../_testing/test-emulator';
 import type { Emulator } from '../create-emulator';
@@ -21,15 +22,21 @@ async function openStream(emulator: Emulator, headers: Record<string, string> = 
   const decoder = new TextDecoder();
   const stream = { response, raw: '', frames: [] as Frame[] };
   const pending = new Set<() => void>();
+  let unparsed = '';
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
       if (done) return;
-      stream.raw += decoder.decode(value, { stream: true });
-      stream.frames = [...stream.raw.matchAll(/^id: (\d+)\ndata: (.*)$/gm)].map((match) => ({
-        id: Number(match[1]),
-        item: JSON.parse(match[2]!),
-      }));
+      const text = decoder.decode(value, { stream: true });
+      stream.raw += text;
+      // Only the frames completed by this chunk are parsed.
+      unparsed += text;
+      const complete = unparsed.lastIndexOf('\n\n') + 2;
+      // Split on \n only, as SSE does: a U+2028 in an item is not a line end.
+      for (const match of unparsed.slice(0, complete).matchAll(/(?:^|\n)id: (\d+)\ndata: ([^\n]*)/g)) {
+        stream.frames.push({ id: Number(match[1]), item: JSON.parse(match[2]!) });
+      }
+      unparsed = unparsed.slice(complete);
       for (const wake of pending) wake();
     }
   })();
@@ -147,6 +154,86 @@ describe('GET /_emulator/stream', () => {
       const crossSite = await call('GET', path, { headers: { 'sec-fetch-site': 'cross-site' } });
       expect(crossSite.status).toBe(403);
     }
+  });
+});
+
+/** Any code point, lone surrogates included, or one of the characters that broke masking. */
+const anyCharacter = fc.oneof(
+  fc.integer({ min: 0, max: 0x10ffff }).map((point) => String.fromCodePoint(point)),
+  fc.constantFrom('\n', '\t', '_', 'a', 'Z', '9', '\\', '"', '%', '\u2028'),
+);
+
+describe('secrets in /_emulator/stream and /_emulator/activity', () => {
+  /** What a user, a console or a script can read of the activity: the stream so far and the list. */
+  async function everythingShown(call: ReturnType<typeof testEmulator>['call'], stream: { raw: string }) {
+    const listed = await call('GET', '/_emulator/activity?limit=100');
+    return `${stream.raw}\n${JSON.stringify(listed.body)}`;
+  }
+
+  test('a key or secret after a newline, a tab, an underscore or a letter, in a body, a path, a query or a header, shows in neither', async () => {
+    const { emulator, call, send } = testEmulator();
+    const stream = await openStream(emulator);
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const { app, key } = await createAppWithKey(emulator, 'sandbox');
+    const endpoint = await call('POST', `/_emulator/applications/${app.id}/endpoints`, {
+      body: { url: `${receiver.url}?token_${key}`, events: ['message.status_updated'] },
+    });
+    expect(endpoint.status).toBe(201);
+    const secret: string = endpoint.body.secret;
+    for (const before of ['\n', '\t', '_', 'a']) {
+      const sent = await send(textSend({ text: `${before}${key}${before}${secret}` }), { key });
+      expect(sent.status).toBe(202);
+      const path = `/v1/x${encodeURIComponent(before)}${key}?q=${encodeURIComponent(before)}${secret}`;
+      const headers = { 'x-note': `${before.trim()}${key}` };
+      expect((await call('GET', path, { key, headers })).status).toBe(404);
+      const named = await call('POST', '/_emulator/applications', {
+        body: { name: `${before}${secret}`, environment: 'sandbox' },
+      });
+      expect(named.status).toBe(201);
+    }
+    await call('POST', '/_emulator/clock/advance', { body: { ms: 5_000 } });
+    await emulator.idle();
+    await stream.waitFor((frame) => frame.item.kind === 'delivery' && frame.item.status === 'delivered');
+    await stream.waitFor((frame) => frame.item.kind === 'clock');
+
+    const shown = await everythingShown(call, stream);
+    for (const hidden of [key, key.slice(16), secret, secret.slice(6)]) expect(shown).not.toContain(hidden);
+    // Masked, not dropped: the texts and paths are there with the secrets' masks.
+    expect(shown).toContain(`\\n${key.slice(0, 16)}…\\nwhsec_…`);
+    expect(shown).toContain(`"text":"_${key.slice(0, 16)}…_whsec_…"`);
+    // After a letter the key's run reads on through `awhsec`: the secret's characters still go.
+    expect(shown).toContain(`"text":"a${key.slice(0, 16)}…_…"`);
+    expect(shown).toContain(`/v1/xa${key.slice(0, 16)}…`);
+    expect(shown).toContain(`/v1/x_${key.slice(0, 16)}…`);
+    await stream.close();
+  });
+
+  test('fuzzed: a key or secret between any two texts in a message or a path never shows', async () => {
+    const { emulator, call, send } = testEmulator({ rateLimits: false });
+    const stream = await openStream(emulator);
+    const { key } = await createAppWithKey(emulator, 'sandbox');
+    const secret = `whsec_${key.slice(12)}`;
+    const around = fc.oneof(
+      fc.string({ unit: anyCharacter, maxLength: 20 }),
+      fc.constantFrom('', '\n', '\t', '_', 'a', '\\n', 'prl_live_', 'whsec_', '%5F'),
+    );
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(around, around, fc.constantFrom(key, secret), async (before, after, hidden) => {
+        const sent = await send(textSend({ text: `${before}${hidden}${after}` }), { key });
+        if (sent.status === 202) accepted++;
+        const path = `/v1/${encodeURIComponent(before.replace(/[\uD800-\uDFFF]/g, ''))}${hidden}`;
+        await call('GET', path, { key });
+      }),
+      { numRuns: 150 },
+    );
+    await call('GET', '/v1/end-of-fuzz', { key });
+    await stream.waitFor((frame) => frame.item.kind === 'request' && frame.item.path === '/v1/end-of-fuzz');
+    expect(accepted).toBe(150);
+    const shown = await everythingShown(call, stream);
+    for (const hidden of [key.slice(16), secret.slice(6)]) expect(shown).not.toContain(hidden);
+    await stream.close();
   });
 });
 

@@ -1,16 +1,12 @@
 import type { H3, H3Event } from 'h3';
-import type { ActivityEntry, ActivityFeed, ActivityItem } from '../core/activity-feed';
+import type { ActivityFeed, ActivityItem } from '../core/activity-feed';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
+import { activityStream } from './_activity-stream';
 import { assertSameOriginCaller } from './_origin-guard';
 import { limitOf } from './_pagination';
 import { errorResponse, jsonResponse } from './_respond';
-
-/** A comment line every so often keeps proxies and idle timeouts from closing a quiet stream. */
-const KEEP_ALIVE_MS = 15_000;
-/** A client this far behind (bytes queued, unread) is dropped; it reconnects and resumes. */
-const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 /**
  * `GET /_emulator/stream` (server-sent events of the activity feed) and `GET /_emulator/activity`
@@ -35,45 +31,17 @@ function guarded(event: H3Event, answer: (requestId: string) => Response): Respo
 }
 
 /**
- * One SSE response: first the kept items after the client's `Last-Event-ID` (header, as
- * `EventSource` sends it when it reconnects, or `last_event_id` in the query), then every item as
- * it is published. Each is `id: <seq>` and `data: <item JSON>`, secrets masked.
+ * One SSE response (`_activity-stream.ts`): the kept items after the client's `Last-Event-ID`
+ * (header, as `EventSource` sends it when it reconnects, or `last_event_id` in the query), then
+ * every item as it is published. Each is `id: <seq>` and `data: <item JSON>`, secrets masked.
  */
 function openStream(feed: ActivityFeed, event: H3Event): Response {
   const lastId = Number(
     event.req.headers.get('last-event-id') ?? event.url.searchParams.get('last_event_id') ?? Number.NaN,
   );
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) return stop();
-        controller.enqueue(encoder.encode(text));
-      };
-      const frame = (entry: ActivityEntry) => `id: ${entry.item.seq}\ndata: ${feed.json(entry)}\n\n`;
-      send(`retry: 2000\n: parley emulator activity\n\n`);
-      if (Number.isInteger(lastId)) for (const entry of feed.since(lastId)) send(frame(entry));
-      const unsubscribe = feed.subscribe((entry) => send(frame(entry)));
-      const keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
-      keepAlive.unref?.();
-      let stopped = false;
-      stop = () => {
-        if (stopped) return;
-        stopped = true;
-        unsubscribe();
-        clearInterval(keepAlive);
-        try {
-          controller.close();
-        } catch {
-          // Already closed by the client's cancel.
-        }
-      };
-      event.req.signal?.addEventListener('abort', stop, { once: true });
-    },
-    cancel() {
-      stop();
-    },
+  const body = activityStream(feed, {
+    lastEventId: Number.isSafeInteger(lastId) ? lastId : undefined,
+    signal: event.req.signal,
   });
   return new Response(body, {
     headers: {
