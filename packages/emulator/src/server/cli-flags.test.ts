@@ -52,4 +52,21 @@ describe('parley-emulator flags (DESIGN §4)', () => {
     expect(() => parseCliFlags(argv)).toThrow(UsageError);
     expect(() => parseCliFlags(argv)).toThrow(message);
   });
+
+  test('--repair goes with --data-dir, and only there', () => {
+    expect(parseCliFlags(['--data-dir', '.parley', '--repair'])).toEqual({
+      server: { dataDir: '.parley' },
+      repair: true,
+      json: false,
+      help: false,
+      version: false,
+    });
+    expect(parseCliFlags(['--data-dir', '.parley'])).not.toHaveProperty('repair');
+    expect(() => parseCliFlags(['--repair'])).toThrow(
+      new UsageError('--repair needs --data-dir: it repairs the journals of that directory.'),
+    );
+    expect(() => parseCliFlags(['--data-dir', '.parley', '--repair=yes'])).toThrow(
+      new UsageError('Unknown option --repair. Run parley-emulator --help.'),
+    );
+  });
 });

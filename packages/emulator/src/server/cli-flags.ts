@@ -5,6 +5,8 @@ import type { EmulatorServerOptions } from './start-server';
 export interface CliFlags {
   server: EmulatorServerOptions;
   seedFile?: string;
+  /** `--repair`: drop damaged journal lines of the data dir before starting (only given with `--data-dir`). */
+  repair?: true;
   json: boolean;
   help: boolean;
   version: boolean;
@@ -24,6 +26,7 @@ Options:
   --port <n>                  port to listen on (default 4010; 0 picks a free one)
   --host <host>               address to bind (default 127.0.0.1)
   --data-dir <dir>            keep state in this directory across restarts (default: in memory)
+  --repair                    with --data-dir: drop damaged journal lines (listed on stderr), keep the rest, start
   --clock <real|frozen>       real follows the wall clock; frozen moves only via POST /_emulator/clock/advance (default real)
   --url-policy <local|strict> local also accepts http(s) webhook URLs on loopback hosts; strict is production's rule (default local)
   --rate-limits <on|off>      per-minute rate limits (default on)
@@ -52,6 +55,7 @@ const OPTIONS = {
   'rate-limits': { type: 'string' },
   'retry-schedule': { type: 'string' },
   seed: { type: 'string' },
+  repair: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -86,7 +90,8 @@ export function parseCliFlags(argv: readonly string[]): CliFlags {
       throw arg.startsWith('--') ? unknownOption(token.name) : unexpectedArgument(arg);
     }
     if (option.type === 'boolean') {
-      flags[token.name as 'json' | 'help' | 'version'] = true;
+      if (token.name === 'repair') flags.repair = true;
+      else flags[token.name as 'json' | 'help' | 'version'] = true;
       continue;
     }
     const value = token.value;
@@ -94,6 +99,9 @@ export function parseCliFlags(argv: readonly string[]): CliFlags {
       throw new UsageError(`Option --${token.name} needs a value.`);
     }
     applyFlag(flags, token.name, value);
+  }
+  if (flags.repair && flags.server.dataDir === undefined) {
+    throw new UsageError('--repair needs --data-dir: it repairs the journals of that directory.');
   }
   return flags;
 }

@@ -44,6 +44,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 2;
     }
   }
+  if (flags.repair) {
+    try {
+      const { describeRepair, repairDataDir } = await import('../store/repair-data-dir');
+      const dir = options.dataDir!;
+      for (const line of describeRepair(dir, repairDataDir(dir))) io.err(`parley-emulator: ${line}`);
+    } catch (error) {
+      // A damaged snapshot or a data dir that cannot be written is bad input, as at start: 2.
+      io.err(`parley-emulator: could not start: ${(error as Error).message}`);
+      return error instanceof DataDirError ? 2 : 1;
+    }
+  }
   let server: EmulatorServer;
   try {
     server = await startEmulatorServer(options);

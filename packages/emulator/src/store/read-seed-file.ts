@@ -1,22 +1,34 @@
-import { readFile } from 'node:fs/promises';
+import { readDataFile } from './_data-file';
+import { printable } from './_printable';
+import { DataDirError, errnoCode } from './data-dir-errors';
 import { parseSeed } from './parse-seed';
 import type { SeedFile } from './seed-types';
 
-/** Reads and validates a seed file; errors name the file and the exact place. */
+/** The most a seed file may hold: 16 MiB, far more than a team's setup, read whole at start. */
+export const MAX_SEED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and validates a seed file; errors name the file and the exact place. The read is bounded
+ * ({@link MAX_SEED_BYTES}) and only a regular file is read (a symlink to one is fine).
+ */
 export async function readSeedFile(path: string): Promise<SeedFile> {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = readDataFile(path, MAX_SEED_BYTES);
   } catch (error) {
-    throw new Error(
-      `cannot read seed file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    // Not a regular file, or too large: the reason says it better than an errno.
+    if (error instanceof DataDirError && (error.errno === 'EINVAL' || error.errno === 'EFBIG')) {
+      throw new Error(`seed file ${error.message}`);
+    }
+    throw new Error(`cannot read seed file ${path}: ${errnoCode(error)}`);
   }
+  if (bytes === undefined) throw new Error(`cannot read seed file ${path}: ENOENT`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new Error(`seed file ${path} is not valid JSON: ${(error as Error).message}`);
+    // The parser's message quotes the file: shown without its control characters.
+    throw new Error(`seed file ${path} is not valid JSON: ${printable((error as Error).message, 200)}`);
   }
   try {
     return parseSeed(json);

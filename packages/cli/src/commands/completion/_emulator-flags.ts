@@ -25,6 +25,12 @@ export const EMULATOR_START_FLAGS: readonly OptionSpec[] = [
     values: 'files',
   },
   {
+    flags: ['--repair'],
+    description: 'drop damaged journal lines of --data-dir, then start',
+    takesValue: false,
+    values: undefined,
+  },
+  {
     flags: ['--clock'],
     description: 'real follows the wall clock; frozen moves only when advanced',
     takesValue: true,
