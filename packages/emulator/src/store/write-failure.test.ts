@@ -210,6 +210,14 @@ describe('a data dir that cannot be written (full disk)', () => {
     );
     disk.snapshotsFail = false;
     expect((await call('POST', '/_emulator/workspaces', { body: { name: 'Acme' } })).status).toBe(500);
+    expect((await call('GET', '/_emulator/health')).body.persistence).toEqual({
+      ok: false,
+      error: `cannot write to ${dir}: file too large (EFBIG)`,
+    });
+    // A snapshot too large to write leaves sends working: the journal holds them.
+    const afterSnapshot = await send(templateSend());
+    expect(afterSnapshot.status).toBe(202);
+    accepted.push(afterSnapshot.body.id);
     expect((await messagesAfterRestart(dir)).sort()).toEqual(accepted.sort());
     // Back to a state whose snapshot fits, so the close after the test can write it.
     expect((await call('POST', '/_emulator/reset')).status).toBe(200);
