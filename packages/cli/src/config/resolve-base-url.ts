@@ -18,7 +18,7 @@ export async function resolveBaseUrl(
   const path = file.configPath(env);
   const config = await file.readConfig(path);
   const name = file.selectedProfile(options.profile, env, config);
-  const profile = config.profiles[name];
+  const profile = config.profiles.get(name);
   if (options.profile && !profile) {
     throw new ExitError(
       EXIT.config,

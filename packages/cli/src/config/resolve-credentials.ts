@@ -1,5 +1,6 @@
 import { EXIT, ExitError } from '../exit-error';
 import type { ConfigFile } from './config-file';
+import { checkedProfileName } from './profile-name';
 
 /** The global flags every API command takes. */
 export interface ClientOptions {
@@ -29,16 +30,22 @@ export async function resolveCredentials(
 ): Promise<Credentials> {
   const needsFile = !(options.apiKey ?? env.PARLEY_API_KEY) || !(options.baseUrl ?? env.PARLEY_BASE_URL);
   let path = '';
-  let config: ConfigFile = { profiles: {} };
+  let config: ConfigFile = { profiles: new Map() };
   // The config file (and node:fs/promises) is loaded only when flags and env leave a gap.
   if (needsFile || options.profile) {
     const file = await import('./config-file');
     path = file.configPath(env);
     config = await file.readConfig(path);
   }
-  const explicitProfile = options.profile ?? (env.PARLEY_PROFILE || undefined);
+  // The same choice as config-file's selectedProfile, which is not loaded when no file is read.
+  const explicitProfile =
+    options.profile !== undefined
+      ? checkedProfileName(options.profile, '--profile')
+      : env.PARLEY_PROFILE
+        ? checkedProfileName(env.PARLEY_PROFILE, 'PARLEY_PROFILE')
+        : undefined;
   const profileName = explicitProfile ?? config.current_profile ?? 'default';
-  const profile = config.profiles[profileName];
+  const profile = config.profiles.get(profileName);
   if (options.profile && !profile) {
     throw new ExitError(
       EXIT.config,

@@ -1,4 +1,5 @@
 import { configPath, readConfig, writeConfig } from '../../config/config-file';
+import { checkedProfileName } from '../../config/profile-name';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
@@ -20,22 +21,22 @@ export async function configDelete(
   options: ConfigDeleteOptions,
   context: CommandContext,
 ): Promise<ConfigDeleteResult> {
+  const name = checkedProfileName(options.name, 'NAME');
   const path = configPath(context.env);
   const config = await readConfig(path);
-  const known = Object.keys(config.profiles);
-  if (!Object.hasOwn(config.profiles, options.name)) {
+  if (!config.profiles.delete(name)) {
+    const known = [...config.profiles.keys()];
     throw usageError(
-      `no profile "${options.name}" in ${path}` + (known.length ? ` (known: ${known.join(', ')})` : ''),
+      `no profile "${name}" in ${path}` + (known.length ? ` (known: ${known.join(', ')})` : ''),
     );
   }
-  delete config.profiles[options.name];
   // A current profile that no longer exists would make every command fail: unset it instead.
-  if (config.current_profile === options.name) delete config.current_profile;
+  if (config.current_profile === name) delete config.current_profile;
   await writeConfig(path, config);
   return {
-    deleted: options.name,
+    deleted: name,
     current_profile: config.current_profile ?? null,
-    remaining: Object.keys(config.profiles),
+    remaining: [...config.profiles.keys()],
   };
 }
 

@@ -16,7 +16,7 @@ export interface ProfileSummary {
 export async function configList(_options: object, context: CommandContext): Promise<ProfileSummary[]> {
   const config = await readConfig(configPath(context.env));
   const current = config.current_profile ?? DEFAULT_PROFILE;
-  return Object.entries(config.profiles).map(([name, profile]) => ({
+  return [...config.profiles].map(([name, profile]) => ({
     name,
     current: name === current,
     api_key: profile.api_key ? maskKey(profile.api_key) : null,

@@ -38,10 +38,10 @@ export async function configSet(
   const path = configPath(context.env);
   const config = await readConfig(path);
   const name = selectedProfile(options.profile, context.env, config);
-  const profile = { ...config.profiles[name] };
+  const profile = { ...config.profiles.get(name) };
   if (options.apiKey) profile.api_key = options.apiKey;
   if (baseUrl) profile.base_url = baseUrl;
-  config.profiles[name] = profile;
+  config.profiles.set(name, profile);
   config.current_profile ??= name;
   await writeConfig(path, config);
   return {

@@ -1,4 +1,5 @@
 import { configPath, readConfig, writeConfig } from '../../config/config-file';
+import { checkedProfileName } from '../../config/profile-name';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
@@ -13,19 +14,20 @@ export async function configUse(
   options: ConfigUseOptions,
   context: CommandContext,
 ): Promise<{ current_profile: string }> {
+  const name = checkedProfileName(options.name, 'NAME');
   const path = configPath(context.env);
   const config = await readConfig(path);
-  if (!config.profiles[options.name]) {
-    const known = Object.keys(config.profiles);
+  if (!config.profiles.has(name)) {
+    const known = [...config.profiles.keys()];
     throw usageError(
-      `no profile "${options.name}"` +
+      `no profile "${name}"` +
         (known.length ? ` (known: ${known.join(', ')})` : '') +
-        `: create it with \`parley config set --profile ${options.name} --api-key …\``,
+        `: create it with \`parley config set --profile ${name} --api-key …\``,
     );
   }
-  config.current_profile = options.name;
+  config.current_profile = name;
   await writeConfig(path, config);
-  return { current_profile: options.name };
+  return { current_profile: name };
 }
 
 export default defineCommand({

@@ -39,18 +39,18 @@ export async function listenSecret(
     }
     return { secret: options.secret, profile, origin: 'flag' };
   }
-  if (options.profile && !Object.hasOwn(config.profiles, profile)) {
+  if (options.profile && !config.profiles.has(profile)) {
     throw new ExitError(
       EXIT.config,
       `no profile "${profile}" in ${path}: create it with \`parley config set --profile ${profile} --api-key … --base-url …\``,
     );
   }
-  const saved = config.profiles[profile]?.listen_secrets?.[forwardTo];
+  const saved = config.profiles.get(profile)?.listen_secrets?.get(forwardTo);
   if (saved && SECRET_PATTERN.test(saved)) return { secret: saved, profile, origin: 'stored' };
   const secret = generateSecret();
-  const entry = { ...config.profiles[profile] };
-  entry.listen_secrets = { ...entry.listen_secrets, [forwardTo]: secret };
-  config.profiles[profile] = entry;
+  const entry = { ...config.profiles.get(profile) };
+  entry.listen_secrets = new Map(entry.listen_secrets).set(forwardTo, secret);
+  config.profiles.set(profile, entry);
   try {
     await writeConfig(path, config);
   } catch (error) {
