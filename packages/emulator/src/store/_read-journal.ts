@@ -18,7 +18,14 @@ export function* readJournal(file: string): Generator<JournalLine> {
   for (const { bytes, number, complete } of dataFileLines(file, MAX_DATA_FILE_BYTES)) {
     if (bytes.length === 0) continue;
     const decoded = decodeJournalLine(bytes);
-    if ('damage' in decoded && !complete) return;
-    yield { number, bytes, ...decoded };
+    if (complete || !('damage' in decoded)) {
+      yield { number, bytes, ...decoded };
+      continue;
+    }
+    // A write cut short is a prefix of its line and newline, never a whole line plus one byte:
+    // that is a line whose newline was damaged, and the line itself reads back as written.
+    const whole = bytes.subarray(0, -1);
+    const line = whole.length > 0 ? decodeJournalLine(whole) : decoded;
+    if (!('damage' in line)) yield { number, bytes: whole, ...line };
   }
 }

@@ -116,6 +116,15 @@ describe('a damaged journal stops the start, naming the file and line (never dro
     );
   });
 
+  test("a flipped bit in the journal's very last newline loses nothing: that whole line still reads back", async () => {
+    const { dir, ids, lineOf } = await journaledDataDir(parent, TEXTS);
+    const { file } = lineOf(ids[2]!);
+    const bytes = readFileSync(file);
+    writeFileSync(file, flipBit(bytes, bytes.length - 1, 3)); // "\n" becomes "\u0002"
+    expect(readFileSync(file).at(-1)).toBe(0x02);
+    expect(await startOn(dir)).toEqual([...ids].sort());
+  });
+
   test('lines of earlier versions (no checksum) still load; only their shape can be checked', async () => {
     const { dir, ids, lineOf } = await journaledDataDir(parent, TEXTS);
     for (const id of ids) changeLine(lineOf(id), (line) => line.subarray(17));
