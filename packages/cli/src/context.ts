@@ -45,13 +45,18 @@ export function createContext(options: ContextOptions = {}): CommandContext {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const env = options.env ?? process.env;
-  const terminal = Boolean(process.stdin.isTTY) && Boolean(stdout.isTTY);
+  let interactive = options.interactive;
   const context: CommandContext = {
     stdout,
     stderr,
     style: options.style ?? plainStyle(),
     json: options.json ?? false,
-    interactive: options.interactive ?? (terminal && options.input !== false),
+    // Node builds process.stdin on first use (a stream and its modules: milliseconds of every start,
+    // tens on a busy machine), so it is looked at only when a command asks whether it may prompt.
+    get interactive() {
+      interactive ??= options.input !== false && Boolean(stdout.isTTY) && Boolean(process.stdin.isTTY);
+      return interactive;
+    },
     env,
     signal: options.signal ?? new AbortController().signal,
   };
