@@ -3,12 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningEmulatorBin, startEmulatorBin } from '@parley/test-utils';
 import { afterAll, describe, expect, test } from 'vitest';
+import { type EmulatorProcess, startEmulatorProcess } from './_emulator-process';
 import { recordFigure } from './_figures';
+import { ACTIVE_CONNECTION } from './_request-arbitraries';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-secrets-'));
 let running: RunningEmulatorBin | undefined;
+let fresh: EmulatorProcess | undefined;
 afterAll(async () => {
   await running?.stop();
+  fresh?.child.kill('SIGKILL');
+  await fresh?.exited;
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -101,6 +106,72 @@ describe('secrets are shown once', () => {
       load: `1 key + 2 signing secrets, then ${seen.length} reads, errors and the console, the process log and ${files.length} data-dir files`,
       proved: 'no key or secret appears after its one showing; keys are never in clear on disk',
       figures: `0 leaks in ${(seen.join('').length + logs.length).toLocaleString('en')} characters read; ${files.length} files checked`,
+    });
+  });
+
+  test('a key or secret after a newline, a tab, an underscore or a letter, in a body, a path, a query or a header, is in neither /_emulator/stream nor /_emulator/activity', async () => {
+    // The bin built from the current source: what is under review, not an older dist/.
+    fresh = await startEmulatorProcess(['--clock', 'frozen']);
+    const { base, control } = fresh;
+    const stream = await fetch(`${control}/stream`);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let streamed = '';
+    const streamedUntil = async (marker: string) => {
+      while (!streamed.includes(marker)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${marker}`);
+        streamed += decoder.decode(value, { stream: true });
+      }
+    };
+
+    const app = await post(`${control}/applications`, { name: 'stream secrets', environment: 'sandbox' });
+    const key = await post(`${control}/applications/${app.body.id}/keys`, { scopes: ['messages.send'] });
+    const apiKey: string = key.body.key;
+    const endpoint = await post(`${control}/applications/${app.body.id}/endpoints`, {
+      url: `http://127.0.0.1:9/hook?token_${apiKey}`,
+      events: ['message.status_updated'],
+    });
+    expect(endpoint.status).toBe(201);
+    const secret: string = endpoint.body.secret;
+    const auth = { authorization: `Bearer ${apiKey}` };
+    let requests = 0;
+    for (const before of ['\n', '\t', '_', 'a']) {
+      const sent = await post(
+        `${base}/messages`,
+        {
+          type: 'text',
+          connection_id: ACTIVE_CONNECTION,
+          to: '+33612345678',
+          text: `${before}${apiKey}${before}${secret}`,
+        },
+        { ...auth, 'idempotency-key': `stream-secrets-${requests}`, 'x-note': `${before.trim()}${secret}` },
+      );
+      expect(sent.status).toBe(202);
+      const path = `${base}/x${encodeURIComponent(before)}${apiKey}?q=${encodeURIComponent(before)}${secret}`;
+      expect((await json(path, { headers: auth })).status).toBe(404);
+      expect((await post(`${control}/clock/advance`, { ms: 1_000 })).status).toBe(200);
+      requests += 3;
+    }
+    await json(`${base}/end-of-secrets`, { headers: auth });
+    await streamedUntil('/v1/end-of-secrets');
+    await reader.cancel();
+    const listed = (await json(`${control}/activity?limit=100`)).text;
+
+    for (const text of [streamed, listed]) {
+      for (const hidden of [apiKey, apiKey.slice(16), secret, secret.slice(6)])
+        expect(text).not.toContain(hidden);
+      // Masked in place, not dropped: the texts are there with the masks.
+      expect(text).toContain(`\\n${apiKey.slice(0, 16)}…\\nwhsec_…`);
+      expect(text).toContain(`"text":"_${apiKey.slice(0, 16)}…_whsec_…"`);
+      expect(text).toContain(`/v1/x_${apiKey.slice(0, 16)}…`);
+    }
+    recordFigure({
+      test: 'secrets in the activity stream',
+      load: `1 key + 1 signing secret typed after a newline, a tab, an underscore and a letter into ${requests} requests (bodies, paths, queries, headers, an endpoint URL); the stream and the list read`,
+      proved:
+        'no key or secret reaches GET /_emulator/stream or GET /_emulator/activity, whatever precedes it; it is masked where it was typed',
+      figures: `0 leaks in ${(streamed.length + listed.length).toLocaleString('en')} characters streamed and listed`,
     });
   });
 });
