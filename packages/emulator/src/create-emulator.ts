@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { H3 } from 'h3';
 import type { Clock, ClockMode } from './clock/clock-types';
 import { createTimeline } from './clock/create-timeline';
@@ -5,7 +6,11 @@ import { type ControlRuntime, createControl, type EmulatorControl } from './core
 import { DEFAULT_SANDBOX_KEY } from './core/defaults';
 import { EmulatorCore } from './core/emulator-core';
 import { createInitialState } from './core/initial-state';
+import { ClockRangeError } from './core/workspace-clocks';
+import { CLOCK_LATEST_MS } from './domain/clock-range';
 import { createHttpApp } from './http/create-app';
+import { SNAPSHOT } from './store/_load-directory';
+import { DataDirError } from './store/data-dir-errors';
 import { filePersistence } from './store/file-persistence';
 import { parseSeed } from './store/parse-seed';
 import { memoryPersistence, type Persistence } from './store/persistence';
@@ -93,6 +98,25 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 }
 
 /**
+ * Runs `build`; a clock it restores out of range (`ClockRangeError`) from the data dir the state
+ * came from is that dir's snapshot's fault, where clocks are kept: a {@link DataDirError} naming it
+ * (the bin exits 2).
+ */
+function restoringClocks<Built>(restoredFrom: string | undefined, build: () => Built): Built {
+  try {
+    return build();
+  } catch (error) {
+    if (!(restoredFrom && error instanceof ClockRangeError)) throw error;
+    const file = join(restoredFrom, SNAPSHOT);
+    throw new DataDirError(
+      file,
+      'ERANGE',
+      `${file} holds a clock the emulator cannot move through: ${error.message}. Move the file away to start from an empty state`,
+    );
+  }
+}
+
+/**
  * Builds an emulator and exposes its h3 app, for the server's Node bridge. `persistence` is for
  * tests that simulate a failing disk; it defaults to the data dir's (or memory without one).
  */
@@ -105,16 +129,24 @@ export function assembleEmulator(
   const savedNow =
     loaded && (loaded.clock.mode === 'frozen' ? loaded.clock.frozenAt : Date.now() + loaded.clock.offsetMs);
   const start = savedNow ?? options.now;
-  const timeline = createTimeline({ mode, ...(start === undefined ? {} : { now: start }) });
-  const core = new EmulatorCore({
-    timeline,
-    rateLimits: options.rateLimits ?? true,
-    urlPolicy: options.urlPolicy ?? 'local',
-    webhookNetwork: options.webhookNetwork,
-    retrySchedule: RETRY_SCHEDULES[options.retrySchedule ?? 'real'],
-    persistence,
-    state: loaded ? hydrateState(loaded.state) : createInitialState(),
+  const timeline = createTimeline({
+    mode,
+    latest: CLOCK_LATEST_MS,
+    ...(start === undefined ? {} : { now: start }),
   });
+  const core = restoringClocks(
+    loaded ? options.dataDir : undefined,
+    () =>
+      new EmulatorCore({
+        timeline,
+        rateLimits: options.rateLimits ?? true,
+        urlPolicy: options.urlPolicy ?? 'local',
+        webhookNetwork: options.webhookNetwork,
+        retrySchedule: RETRY_SCHEDULES[options.retrySchedule ?? 'real'],
+        persistence,
+        state: loaded ? hydrateState(loaded.state) : createInitialState(),
+      }),
+  );
   persistence.attach(() => ({ state: core.state, clock: timeline.snapshot() }));
   const seedState = async () => {
     await core.replaceState(createInitialState());

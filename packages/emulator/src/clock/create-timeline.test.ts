@@ -144,6 +144,27 @@ describe('frozen clock', () => {
     }
   });
 
+  test('advance refuses to pass the latest time: a RangeError, and neither time nor jobs move', async () => {
+    const { clock, scheduler } = createTimeline({ mode: 'frozen', now: T0, latest: T0 + 1_000 });
+    const ran: number[] = [];
+    scheduler.schedule(T0 + 500, () => void ran.push(clock.now()));
+    await expect(clock.advance(1_001)).rejects.toThrow(
+      new RangeError('advance(1001) would pass the latest time the clock may show'),
+    );
+    expect(clock.now()).toBe(T0);
+    expect(ran).toEqual([]);
+    await clock.advance(1_000);
+    expect(clock.now()).toBe(T0 + 1_000);
+    expect(ran).toEqual([T0 + 500]);
+  });
+
+  test('without a latest time, the last millisecond a Date can hold is the limit', async () => {
+    const { clock } = createTimeline({ mode: 'frozen', now: 8.64e15 - 10 });
+    await expect(clock.advance(11)).rejects.toThrow(RangeError);
+    await clock.advance(10);
+    expect(new Date(clock.now()).toISOString()).toBe('+275760-09-13T00:00:00.000Z');
+  });
+
   test('advance refuses negative or non-finite amounts', async () => {
     const { clock } = createTimeline({ mode: 'frozen', now: T0 });
     await expect(clock.advance(-1)).rejects.toThrow(RangeError);
@@ -161,6 +182,19 @@ describe('real clock', () => {
     expect(ran).toEqual([1]);
     expect(clock.now()).toBeGreaterThanOrEqual(before + 3_600_000);
     expect(clock.now()).toBeLessThan(Date.now() + 3_600_000 + 1_000);
+    stop();
+  });
+
+  test('stops at the latest time: it never shows a later one, and an advance past it is refused', async () => {
+    const latest = Date.now() + 60_000;
+    const { clock, scheduler, stop } = createTimeline({ mode: 'real', now: latest + 3_600_000, latest });
+    const ran: number[] = [];
+    scheduler.schedule(latest + 1, () => void ran.push(1));
+    expect(clock.now()).toBe(latest);
+    await expect(clock.advance(1)).rejects.toThrow(RangeError);
+    await clock.advance(0);
+    expect(clock.now()).toBe(latest);
+    expect(ran).toEqual([]);
     stop();
   });
 

@@ -20,7 +20,16 @@ export interface TimelineOptions {
   now?: number;
   /** Offset restored from a snapshot (real mode). */
   offsetMs?: number;
+  /**
+   * The latest time the clock may show (default: the last millisecond a `Date` can hold): an
+   * advance that would pass it rejects with a `RangeError` and moves nothing, and a real clock
+   * that reaches it stays there.
+   */
+  latest?: number;
 }
+
+// The last millisecond a Date can hold (ECMA-262 time values): past it, toISOString throws.
+const DATE_LIMIT_MS = 8.64e15;
 
 // setTimeout takes at most a signed 32-bit delay.
 const MAX_TIMER_DELAY = 2_147_483_647;
@@ -36,6 +45,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  */
 export function createTimeline(options: TimelineOptions): Timeline {
   const mode = options.mode;
+  const latest = Math.min(options.latest ?? DATE_LIMIT_MS, DATE_LIMIT_MS);
   let offsetMs = options.offsetMs ?? (options.now === undefined ? 0 : options.now - Date.now());
   let frozenAt = options.now ?? Date.now();
   // While advance runs a job, "now" is that job's due time, so what it records carries that time.
@@ -53,7 +63,8 @@ export function createTimeline(options: TimelineOptions): Timeline {
 
   const now = (): number => {
     if (pinnedAt !== undefined) return pinnedAt;
-    return mode === 'frozen' ? frozenAt : Date.now() + offsetMs;
+    // A real clock that reaches the latest time stays there: it never shows a time it may not hold.
+    return mode === 'frozen' ? frozenAt : Math.min(Date.now() + offsetMs, latest);
   };
 
   const reportFailure = (error: unknown): void => {
@@ -74,9 +85,11 @@ export function createTimeline(options: TimelineOptions): Timeline {
 
   const arm = (): void => {
     if (stopped) return;
-    const next = queue.peekTime();
+    let next = queue.peekTime();
     // A frozen clock stops time, not work that is already due (e.g. a delivery's first attempt).
     if (mode === 'frozen' && (next === undefined || next > now())) return;
+    // Past the latest time nothing can fall due: no timer that would only wake to find nothing.
+    if (next !== undefined && next > latest) next = undefined;
     if (next === undefined) {
       if (timer) clearTimeout(timer);
       timer = undefined;
@@ -117,6 +130,9 @@ export function createTimeline(options: TimelineOptions): Timeline {
     try {
       while (started.size > 0) await Promise.all(started);
       const target = now() + ms;
+      // Checked where advances queue up, so one waiting behind another sees where that one ended.
+      if (target > latest)
+        throw new RangeError(`advance(${ms}) would pass the latest time the clock may show`);
       for (let at = queue.peekTime(); at !== undefined && at <= target; at = queue.peekTime()) {
         pinnedAt = Math.max(at, now());
         if (mode === 'frozen') frozenAt = pinnedAt;

@@ -3,7 +3,6 @@ import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { T0, testEmulator, textSend } from '../_testing/test-emulator';
 import type { Emulator } from '../create-emulator';
-import { startEmulatorServer } from '../server/start-server';
 import { DEFAULT_APPLICATION_ID } from './defaults';
 
 // One advance runs every delivery attempt that falls due within it, each at its scheduled time
@@ -242,49 +241,6 @@ describe('over HTTP: POST /_emulator/clock/advance answers after the attempts', 
     expect(deliveries.body.data[0].status).toBe('failed');
     expect(deliveries.body.data[0].attempts.map((attempt: { at: string }) => attempt.at)).toEqual(
       stampsFrom(T0, SCHEDULE_S),
-    );
-  });
-
-  test('a real socket: a workspace advance over HTTP gives 500, 500, 200 delivered at the third attempt', async () => {
-    const receiver = await receiverAnswering(500, 500, 200);
-    const server = await startEmulatorServer({ port: 0, clock: 'frozen', now: T0 });
-    closers.push(() => server.close());
-    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    };
-    const start = Date.parse('2026-12-31T23:59:00Z');
-    const workspace = await post('/_emulator/workspaces', { name: 'w', clock: 'frozen', now: iso(start) });
-    const app = await post('/_emulator/applications', {
-      name: 'App',
-      environment: 'sandbox',
-      workspace_id: workspace.body.id,
-    });
-    const key = await post(`/_emulator/applications/${app.body.id}/keys`, {});
-    await post(`/_emulator/applications/${app.body.id}/endpoints`, {
-      url: receiver.url,
-      events: ['message.status_updated'],
-    });
-    const sent = await post('/v1/messages', failingSend(), {
-      authorization: `Bearer ${key.body.key}`,
-      'idempotency-key': 'socket-1',
-    });
-    expect(sent.status).toBe(202);
-
-    const answer = await post(`/_emulator/workspaces/${workspace.body.id}/clock/advance`, { ms: DAY });
-    const requestsWhenAnswered = receiver.requests.length;
-
-    expect(answer).toEqual({ status: 200, body: { workspace_id: workspace.body.id, now: iso(start + DAY) } });
-    expect(requestsWhenAnswered).toBe(3);
-    const listed = await fetch(`${server.url}/_emulator/deliveries?application_id=${app.body.id}`);
-    const [delivery] = (await listed.json()).data;
-    expect(delivery.status).toBe('delivered');
-    expect(delivery.attempts.map((attempt: { at: string }) => attempt.at)).toEqual(
-      stampsFrom(start, [0, 60, 180]),
     );
   });
 });

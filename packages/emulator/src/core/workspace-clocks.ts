@@ -1,6 +1,24 @@
 import type { ClockMode } from '../clock/clock-types';
 import { createTimeline, type Timeline } from '../clock/create-timeline';
+import { CLOCK_LATEST_MS, describeTime, isClockTime } from '../domain/clock-range';
 import type { WorkspaceRecord } from '../domain/records';
+
+/**
+ * A clock starts (or is restored, from `--data-dir`) outside the range the emulator can move
+ * through (`domain/clock-range.ts`): refused before anything runs on it.
+ */
+export class ClockRangeError extends RangeError {
+  override readonly name = 'ClockRangeError';
+  constructor(
+    /** `the global clock` or `the clock of workspace <id>`. */
+    readonly owner: string,
+    readonly time: number,
+  ) {
+    super(
+      `${owner} is at ${describeTime(time)}, outside the times an emulator clock can hold (1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z)`,
+    );
+  }
+}
 
 /**
  * The timelines of the emulator: the global one, and one per workspace created with a clock of
@@ -11,7 +29,10 @@ import type { WorkspaceRecord } from '../domain/records';
 export class WorkspaceClocks {
   readonly #own = new Map<string, Timeline>();
 
-  constructor(readonly global: Timeline) {}
+  constructor(readonly global: Timeline) {
+    const now = global.clock.now();
+    if (!isClockTime(now)) throw new ClockRangeError('the global clock', now);
+  }
 
   /** The timeline of a workspace: its own, or the global one (also for an unknown id). */
   of(workspaceId: string | undefined): Timeline {
@@ -23,16 +44,18 @@ export class WorkspaceClocks {
     return this.#own.has(workspaceId);
   }
 
-  /** Gives a workspace its own clock, starting at `now` (ms). */
+  /** Gives a workspace its own clock, starting at `now` (ms, within the clock range). */
   create(workspaceId: string, mode: ClockMode, now: number): Timeline {
-    const timeline = createTimeline({ mode, now });
+    if (!isClockTime(now)) throw new ClockRangeError(`the clock of workspace ${workspaceId}`, now);
+    const timeline = createTimeline({ mode, now, latest: CLOCK_LATEST_MS });
     this.#own.set(workspaceId, timeline);
     return timeline;
   }
 
   /**
    * Makes the own clocks those the workspace records say (after a load or a reset): clocks of
-   * workspaces gone are stopped, saved ones start where they were saved, existing ones go on.
+   * workspaces gone are stopped, saved ones start where they were saved, existing ones go on. A
+   * saved clock outside the clock range throws {@link ClockRangeError}.
    */
   rebuild(workspaces: Readonly<Record<string, WorkspaceRecord>>): void {
     for (const [id, timeline] of this.#own) {
@@ -43,7 +66,9 @@ export class WorkspaceClocks {
     for (const workspace of Object.values(workspaces)) {
       const saved = workspace.clock;
       if (!saved || this.#own.has(workspace.id)) continue;
-      const now = saved.mode === 'frozen' ? saved.frozen_at : Date.now() + saved.offset_ms;
+      // A real clock that ran past the latest time while stopped stands at it, as it would running.
+      const now =
+        saved.mode === 'frozen' ? saved.frozen_at : Math.min(Date.now() + saved.offset_ms, CLOCK_LATEST_MS);
       this.create(workspace.id, saved.mode, now);
     }
   }

@@ -1,8 +1,10 @@
 import type { ClockMode } from '../clock/clock-types';
+import { checkAdvance, checkClockStart } from '../domain/clock-range';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { invalid } from '../domain/input-checks';
 import type { WorkspaceRecord } from '../domain/records';
+import { advanceTimeline } from './clock';
 import type { EmulatorCore } from './emulator-core';
 import { savedClock } from './workspace-clocks';
 
@@ -23,16 +25,7 @@ export interface WorkspaceClockView {
   own_clock: boolean;
 }
 
-const MAX_ADVANCE_MS = 366 * 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Checks the `ms` of a clock advance: a number of milliseconds from 0 to one year. */
-export function checkAdvanceMs(ms: unknown): number {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_ADVANCE_MS) {
-    invalid('ms', 'invalid_value', 'ms must be a number of milliseconds from 0 to one year.');
-  }
-  return ms;
-}
 
 /** The control view of a workspace. */
 export function workspaceView({ id, name, created_at, clock }: WorkspaceRecord): WorkspaceView {
@@ -70,8 +63,7 @@ export function createWorkspace(core: EmulatorCore, input: unknown): WorkspaceVi
   let start = core.now();
   if (now !== undefined) {
     if (clock === undefined) invalid('now', 'not_allowed', 'now needs a clock of its own: give "clock" too.');
-    start = typeof now === 'string' ? Date.parse(now) : Number.NaN;
-    if (!Number.isFinite(start)) invalid('now', 'invalid_format', 'now must be an ISO 8601 timestamp.');
+    start = checkClockStart('now', now);
   }
   const id = newId();
   const record: WorkspaceRecord = {
@@ -104,7 +96,8 @@ export async function advanceWorkspaceClock(
   ms: unknown,
 ): Promise<{ workspace_id: string; now: string }> {
   const workspace = findWorkspace(core, id);
-  const distance = checkAdvanceMs(ms);
+  const timeline = core.clocks.of(id);
+  checkAdvance(timeline.clock.now(), ms);
   if (!core.clocks.owns(id)) {
     throw new DomainError(
       'workspace_clock_shared',
@@ -112,8 +105,7 @@ export async function advanceWorkspaceClock(
       { workspace_id: id },
     );
   }
-  const timeline = core.clocks.of(id);
-  await timeline.clock.advance(distance);
+  await advanceTimeline(timeline, ms);
   workspace.clock = savedClock(timeline);
   core.changed();
   const now = iso(timeline.clock.now());

@@ -15,7 +15,7 @@ const stamps = (seconds: readonly number[]) => seconds.map((s) => new Date(T0 + 
 
 describe('an advance awaits the delivery attempts that fall due in it', () => {
   it('a receiver that never answers: each attempt ends at its real-time timeout and one advance still walks all 12', async () => {
-    const { service, clock } = setup({ attemptTimeoutMs: 60 });
+    const { service, clock } = setup({ attemptTimeoutMs: 250 });
     const silent = await receiver(() => {});
     const endpoint = await service.createEndpoint(APP, { url: silent.url, events: ['connection.connected'] });
     service.publish(connectionEvent(), [APP]);
@@ -26,13 +26,13 @@ describe('an advance awaits the delivery attempts that fall due in it', () => {
     expect(delivery!.status).toBe('failed');
     expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stamps(SCHEDULE_S));
     expect(delivery!.attempts.map((attempt) => attempt.error)).toEqual(
-      Array(12).fill('no answer within 60 ms'),
+      Array(12).fill('no answer within 250 ms'),
     );
     expect(silent.requests).toHaveLength(12);
   });
 
   it('a receiver that advances the clock while it answers: its attempt times out, then both advances finish', async () => {
-    const { service, clock } = setup({ attemptTimeoutMs: 150 });
+    const { service, clock } = setup({ attemptTimeoutMs: 300 });
     let nested: Promise<void> | undefined;
     let count = 0;
     const reentrant = await receiver((response: ServerResponse) => {
@@ -52,7 +52,7 @@ describe('an advance awaits the delivery attempts that fall due in it', () => {
     const [delivery] = service.listDeliveries({ endpointId: endpoint.id });
     expect(delivery!.status).toBe('delivered');
     expect(delivery!.attempts.map((attempt) => [attempt.at, attempt.status_code, attempt.error])).toEqual([
-      [stamps([0])[0], null, 'no answer within 150 ms'],
+      [stamps([0])[0], null, 'no answer within 300 ms'],
       [stamps([60])[0], 200, null],
     ]);
   });
