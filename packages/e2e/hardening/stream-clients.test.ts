@@ -58,7 +58,8 @@ function openClient(base: string, reading: 'idle' | 'slow'): Promise<StreamClien
       );
       return (await Promise.race([ended.then(() => 'ended' as const), timeout])) === 'ended';
     };
-    socket.once('error', reject);
+    // Before the answer an error fails the client; after it, a reset is one more way to be cut off.
+    socket.on('error', reject);
     socket.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       // Ids are read from a rolling tail so a frame split over two chunks is still seen.

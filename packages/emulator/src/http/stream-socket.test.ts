@@ -55,6 +55,10 @@ function idleClient(origin: string) {
   const received = idCollector();
   let raw = '';
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let failure: Error | undefined;
+  socket.on('error', (error) => {
+    failure = error;
+  });
   const subscribed = new Promise<void>((resolve) => {
     socket.on('data', (chunk: Buffer) => {
       const text = chunk.toString('latin1');
@@ -67,7 +71,7 @@ function idleClient(origin: string) {
     });
   });
   socket.write(`GET /_emulator/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-  return { socket, subscribed, closed, ids: received.ids, tail: () => raw };
+  return { socket, subscribed, closed, ids: received.ids, tail: () => raw, failure: () => failure };
 }
 
 /** A client that reads all the time, through fetch: the frames it got so far. */
@@ -142,6 +146,8 @@ describe('GET /_emulator/stream over a socket', () => {
     expect(droppedAt).toBeLessThanOrEqual(4_000);
     idle.socket.resume();
     await idle.closed;
+    // Closed after what was sent, not reset: the server ended it once its buffers were read.
+    expect(idle.failure()).toBeUndefined();
     // It got what the socket's buffers held, in order, and no end of the chunked body: it was cut.
     const lastRead = idle.ids.at(-1)!;
     expect(idle.ids).toEqual(range(1, lastRead));
