@@ -1,5 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 import { lazyBuiltinsPlugin } from './build/lazy-builtins-plugin';
+import { runtimeImportsPlugins } from './build/runtime-imports-plugin';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 type TsupPlugin = NonNullable<Options['plugins']>[number];
@@ -34,9 +35,12 @@ const commanderWithoutChildProcess: EsbuildPlugin = {
   },
 };
 
-// One small entry (commander + the command table) and one lazily loaded chunk per command, so
-// `--version`/`--help` read a single file. The SDK, chalk, prompts and ofetch are bundled into
-// the chunks; the emulator stays external and is imported only by `parley emulator start`.
+const runtimeImports = runtimeImportsPlugins();
+
+// A one-file entry that answers `--version` itself, the program (commander and the command table)
+// in one chunk it imports for anything else, and one lazily loaded chunk per command. The SDK,
+// chalk, prompts and ofetch are bundled into the chunks; the emulator stays external and is
+// imported only by `parley emulator start`.
 export default defineConfig({
   entry: { cli: 'src/cli.ts', index: 'src/index.ts' },
   format: ['esm'],
@@ -52,8 +56,8 @@ export default defineConfig({
   tsconfig: '../../tsconfig.base.json',
   noExternal: [/^@parley\/sdk/, 'commander', 'chalk', '@inquirer/prompts', /^@inquirer\//, 'ofetch'],
   external: ['@parley/emulator'],
-  esbuildPlugins: [commanderWithoutChildProcess, lazyBuiltinsPlugin],
+  esbuildPlugins: [commanderWithoutChildProcess, lazyBuiltinsPlugin, runtimeImports.esbuild],
   // Keep `node:` specifiers (Node ≥ 22 has them all); tsup's rewriting would also run before the plugin.
   removeNodeProtocol: false,
-  plugins: [requireWhereNeeded],
+  plugins: [requireWhereNeeded, runtimeImports.tsup],
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { assertCliBuilt, CLI_PATH, cliEnv } from '@parley/test-utils';
+import { assertCliBuilt, CLI_PATH, cliEnv, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let dir: string;
@@ -43,10 +43,21 @@ describe('start-up path of the built CLI', () => {
     it(`${flag} loads no SDK, no chalk, no prompts`, async () => {
       const { names, source } = await loadedFiles([flag]);
       expect(names[0]).toBe('cli.js');
-      expect(source).toContain('commander');
+      // issue 23: --version is answered by the entry alone, before commander loads.
+      if (flag === '--help') expect(source).toContain('commander');
       expect(source).not.toContain('parley-sdk-js'); // the SDK's user agent
       expect(source).not.toMatch(/node_modules\/\.pnpm\/(chalk|ky|@inquirer)@/);
       expect(names.every((name) => !name.includes('/'))).toBe(true);
+    });
+  }
+
+  for (const flag of ['--version', '-v']) {
+    it(`${flag} reads the entry file and nothing else (issue 23)`, async () => {
+      const { names, source } = await loadedFiles([flag]);
+      expect(names).toEqual(['cli.js']);
+      expect(source).not.toContain('commander');
+      const { version } = JSON.parse(await readFile(join(CLI_PATH, '../../package.json'), 'utf8'));
+      expect(await runCli([flag], {})).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     });
   }
 
