@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Message } from '@parley/sdk';
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { T0, testEmulator, textSend } from '../_testing/test-emulator';
@@ -202,26 +203,47 @@ describe('one advance walks the whole retry schedule (in process)', () => {
     expect(emulator.clock.now()).toBe(T0);
   });
 
-  test('a receiver that calls the emulator while it answers (reads, sends) does not stall the advance', async () => {
-    let emulator: Emulator | undefined;
+  test('a receiver that calls the emulator while it answers (reads, sends) does not stall the advance; what it sends runs in it', async () => {
+    let built: ReturnType<typeof testEmulator> | undefined;
     const seen: number[] = [];
-    const receiver = await startReceiver((response) => {
+    let sentByReceiver: string | undefined;
+    const receiver: TestReceiver = await startReceiver((response) => {
       void (async () => {
-        const listed = await emulator!.fetch(new Request('http://127.0.0.1:4010/_emulator/deliveries'));
+        // Read before any await: the request just answered is the receiver's latest.
+        const event = JSON.parse(receiver.requests.at(-1)!.body.toString());
+        if (event.data.message.to !== '+33612340000') return void response.writeHead(204).end();
+        const listed = await built!.emulator.fetch(new Request('http://127.0.0.1:4010/_emulator/deliveries'));
         seen.push(listed.status);
+        // The first failing attempt also sends a message: sent at 2 s, delivered at 5 s of its time.
+        sentByReceiver ??= (await built!.send(textSend())).body.id;
         response.writeHead(500).end();
       })();
     });
     receivers.push(receiver);
-    const built = testEmulator();
-    emulator = built.emulator;
-    await endpointAt(emulator, receiver);
+    built = testEmulator();
+    const { emulator } = built;
+    const endpoint = await endpointAt(emulator, receiver);
     await built.send(failingSend());
 
     await emulator.clock.advance(DAY);
 
     expect(seen).toEqual(Array(12).fill(200));
-    expect(emulator.control.listDeliveries()[0]!.status).toBe('failed');
+    const deliveries = emulator.control.listDeliveries({ endpointId: endpoint.id });
+    const failed = deliveries.filter((each) => each.status === 'failed');
+    expect(failed.map((each) => each.attempts.length)).toEqual([12]);
+    const statusOf = new Map(
+      emulator.control
+        .listEvents()
+        .map((event) => [event.id, (event.data as { message: Message }).message.status]),
+    );
+    const statusDeliveries = deliveries
+      .filter((each) => each.status === 'delivered')
+      .map((each) => [statusOf.get(each.event_id), each.attempts.map((attempt) => attempt.at)]);
+    expect(statusDeliveries.sort()).toEqual([
+      ['delivered', [iso(T0 + 5_000)]],
+      ['sent', [iso(T0 + 2_000)]],
+    ]);
+    expect((await built.call('GET', `/v1/messages/${sentByReceiver}`)).body.status).toBe('delivered');
   });
 });
 
