@@ -121,11 +121,19 @@ describe('a per-call signal', () => {
   });
 
   it('is never retried when its reason is a TimeoutError, as AbortSignal.timeout() gives', async () => {
-    server.on('GET', '/connections', { delayMs: 5_000, body: {} });
+    // The reason a real AbortSignal.timeout() fires with, given once the server holds the request: a
+    // 20 ms timer could fire before a loaded machine got the request there, and nothing be sent.
+    const timedOut = AbortSignal.timeout(0);
+    await new Promise((resolve) => timedOut.addEventListener('abort', resolve, { once: true }));
+    const controller = new AbortController();
+    server.on('GET', '/connections', () => {
+      controller.abort(timedOut.reason);
+      return { delayMs: 5_000, body: {} };
+    });
     const onRetry = vi.fn();
     const error = await server
       .client({ onRetry, maxRetries: 3 })
-      .connections.list({}, { signal: AbortSignal.timeout(20) })
+      .connections.list({}, { signal: controller.signal })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(((error as Error).cause as DOMException).name).toBe('TimeoutError');

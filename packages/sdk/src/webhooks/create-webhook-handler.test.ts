@@ -387,6 +387,10 @@ describe('out-of-order status updates', () => {
 
   it('handles one message’s statuses one at a time: an older one waits, then is dropped', async () => {
     let verifiedCount = 0;
+    let deliveredVerified!: () => void;
+    const deliveredIsVerified = new Promise<void>((resolve) => {
+      deliveredVerified = resolve;
+    });
     let sentVerified!: () => void;
     const sentIsVerified = new Promise<void>((resolve) => {
       sentVerified = resolve;
@@ -404,9 +408,12 @@ describe('out-of-order status updates', () => {
     const handler = createWebhookHandler({
       secret: TEST_SECRET,
       on: {
-        // The handler is looked up right after verification: the second lookup is `sent`'s.
+        // The handler is looked up right after verification: the first lookup is `delivered`'s, the
+        // second `sent`'s.
         get 'message.status_updated'() {
-          if (++verifiedCount === 2) sentVerified();
+          verifiedCount += 1;
+          if (verifiedCount === 1) deliveredVerified();
+          if (verifiedCount === 2) sentVerified();
           return handleStatus;
         },
       },
@@ -415,7 +422,11 @@ describe('out-of-order status updates', () => {
       deliveryRequest(statusEvent('delivered')),
       deliveryRequest(statusEvent('sent')),
     ]);
-    const answers = await Promise.all([handler(delivered), handler(sent)]);
+    // `sent` goes only once `delivered` was verified: deliveries are queued in the order their
+    // verification ends, and two HMAC checks on the thread pool end in either order.
+    const deliveredAnswer = handler(delivered);
+    await deliveredIsVerified;
+    const answers = await Promise.all([deliveredAnswer, handler(sent)]);
     expect(answers.map((answer) => answer.status)).toEqual([204, 204]);
     expect(handled).toEqual(['delivered']);
   });
