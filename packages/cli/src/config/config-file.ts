@@ -1,4 +1,4 @@
-import { chmod, mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { EXIT, ExitError } from '../exit-error';
@@ -106,10 +106,23 @@ async function readAtMost(path: string, limit: number): Promise<Buffer | undefin
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(configJson(config), null, 2)}\n`, { mode: 0o600 });
-  // writeFile's mode is filtered by the umask and ignored for an existing file: set it explicitly.
-  await chmod(temporary, 0o600);
+  const file = await open(temporary, 'w', 0o600);
+  try {
+    await file.writeFile(`${JSON.stringify(configJson(config), null, 2)}\n`);
+    // open's mode is filtered by the umask and ignored for an existing file: set it explicitly.
+    await file.chmod(0o600);
+    // "Saved" is a promise: the bytes reach the disk before the name points at them.
+    await file.sync();
+  } finally {
+    await file.close();
+  }
   await rename(temporary, path);
+  const directory = await open(dirname(path), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
 }
 
 /** The file's JSON: the Maps as objects (fromEntries defines own keys, so `__proto__` is written as a name). */
