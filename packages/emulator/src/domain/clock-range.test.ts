@@ -53,7 +53,10 @@ describe('the clock range', () => {
     expect(describeTime(0)).toBe('1970-01-01T00:00:00.000Z');
     expect(describeTime(8.64e15)).toBe('+275760-09-13T00:00:00.000Z');
     expect(describeTime(8.64e15 + 1)).toBe('8640000000000001 ms');
+    expect(describeTime(-8.64e15)).toBe('-271821-04-20T00:00:00.000Z');
+    expect(describeTime(-8.64e15 - 1)).toBe('-8640000000000001 ms');
     expect(describeTime(Number.NaN)).toBe('NaN ms');
+    expect(describeTime(Number.POSITIVE_INFINITY)).toBe('Infinity ms');
   });
 });
 
@@ -64,6 +67,8 @@ describe('parseInstant: ISO 8601 instants only', () => {
     ['2026-10-14T12:00:45.123456789Z', Date.UTC(2026, 9, 14, 12, 0, 45, 123)],
     ['2026-10-14T14:00:45+02:00', Date.UTC(2026, 9, 14, 12, 0, 45)],
     ['2026-10-14T07:30:45-04:30', Date.UTC(2026, 9, 14, 12, 0, 45)],
+    ['2026-10-14T23:00:45+23:00', Date.UTC(2026, 9, 14, 0, 0, 45)],
+    ['2026-10-14T12:59:45+00:59', Date.UTC(2026, 9, 14, 12, 0, 45)],
     ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
     ['2000-02-29T23:59:59Z', Date.UTC(2000, 1, 29, 23, 59, 59)],
   ])('%s', (text, ms) => {
@@ -133,6 +138,8 @@ describe('checkClockStart: where a clock may start', () => {
       true,
       [],
       {},
+      // An array whose text is an instant: only a string is read.
+      ['2026-10-14T12:00:00Z'],
     ]) {
       expect(refusalOf(() => checkClockStart('now', value))).toEqual(badFormat);
     }

@@ -18,7 +18,8 @@ const INSTANT =
 
 /** Whether `ms` is a time an emulator clock may hold (inclusive range). */
 export function isClockTime(ms: number): boolean {
-  return Number.isFinite(ms) && ms >= CLOCK_EARLIEST_MS && ms <= CLOCK_LATEST_MS;
+  // NaN fails both comparisons.
+  return ms >= CLOCK_EARLIEST_MS && ms <= CLOCK_LATEST_MS;
 }
 
 /**
@@ -81,24 +82,26 @@ export function checkClockStart(field: string, value: unknown): number {
  * `out_of_range` otherwise: the clock is never moved part of the way).
  */
 export function checkAdvance(now: number, ms: unknown): number {
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_ADVANCE_MS) {
+  // Number.isInteger is false for anything but a number.
+  if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > MAX_ADVANCE_MS) {
     invalid(
       'ms',
       'invalid_value',
       'ms must be a whole number of milliseconds from 0 to 31622400000 (366 days).',
     );
   }
-  if (now + ms > CLOCK_LATEST_MS) {
+  if (now + (ms as number) > CLOCK_LATEST_MS) {
     invalid(
       'ms',
       'out_of_range',
       `An advance of ${ms} ms would take the clock past 9999-12-31T23:59:59.999Z, the latest time it can show; it stays at ${describeTime(now)}.`,
     );
   }
-  return ms;
+  return ms as number;
 }
 
 /** A clock time for a message: its ISO text, or the number when no Date can show it. */
 export function describeTime(ms: number): string {
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`;
+  // NaN fails the comparison.
+  return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`;
 }
