@@ -41,7 +41,9 @@ export function repairDataDir(dir: string): DroppedLines[] {
   for (const generation of journalGenerations(dir)) {
     if (generation < snapshot.journal_generation) continue;
     const file = journalPath(dir, generation);
-    const lines = [...readJournal(file)].flatMap((line) => (line.damage === undefined ? [] : [line.number]));
+    // Numbers only: a journal is read one line at a time, never held whole.
+    const lines: number[] = [];
+    for (const line of readJournal(file)) if (line.damage !== undefined) lines.push(line.number);
     if (lines.length === 0) continue;
     const copy = `${file}.damaged`;
     try {
