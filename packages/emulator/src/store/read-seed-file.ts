@@ -17,8 +17,12 @@ export async function readSeedFile(path: string): Promise<SeedFile> {
     bytes = readDataFile(path, MAX_SEED_BYTES);
   } catch (error) {
     // Not a regular file, or too large: the reason says it better than an errno.
-    if (error instanceof DataDirError && (error.errno === 'EINVAL' || error.errno === 'EFBIG')) {
+    if (error instanceof DataDirError && error.errno === 'EINVAL')
       throw new Error(`seed file ${error.message}`);
+    if (error instanceof DataDirError && error.errno === 'EFBIG') {
+      throw new Error(
+        `seed file ${path} is larger than the ${MAX_SEED_BYTES / 1024 / 1024} MiB a seed file may hold`,
+      );
     }
     throw new Error(`cannot read seed file ${path}: ${errnoCode(error)}`);
   }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { runEmulatorBin as runBin, startEmulatorBin as startBin, stopEmulatorBin
 import { afterEach, describe, expect, test } from 'vitest';
 import { testEmulator } from '../_testing/test-emulator';
 import { parseSeed, SeedError } from './parse-seed';
+import { MAX_SEED_BYTES, readSeedFile } from './read-seed-file';
 import type { SeedFile } from './seed-types';
 
 afterEach(stopEmulatorBins);
@@ -216,5 +217,24 @@ describe('seed files', () => {
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{ nope');
     expect((await runBin(['--seed', notJson])).stderr).toContain('is not valid JSON');
+  });
+});
+
+describe('a seed file is read bounded', () => {
+  test('16 MiB is read (here: not JSON), one byte more is refused from its size', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-seed-size-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'seed.json');
+    writeFileSync(file, '');
+    truncateSync(file, MAX_SEED_BYTES); // sparse: 16 MiB of NUL bytes
+    expect(MAX_SEED_BYTES).toBe(16 * 1024 * 1024);
+    await expect(readSeedFile(file)).rejects.toThrow(`seed file ${file} is not valid JSON: `);
+    truncateSync(file, MAX_SEED_BYTES + 1);
+    await expect(readSeedFile(file)).rejects.toThrow(
+      new Error(`seed file ${file} is larger than the 16 MiB a seed file may hold`),
+    );
+    await expect(readSeedFile(dir)).rejects.toThrow(
+      new Error(`seed file ${dir} is not a regular file (a directory)`),
+    );
   });
 });
