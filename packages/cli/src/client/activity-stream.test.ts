@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MAX_EVENT_BYTES, sseFrames } from './_sse-frames';
 import { type ActivityItem, followActivity, type SkippedEvent } from './activity-stream';
@@ -171,6 +175,34 @@ describe('followActivity', () => {
     expect(seen).toEqual([1, 7]);
     expect(skipped).toEqual(['oversized', 'not_an_item', 'not_an_item', 'not_an_item', 'not_an_item']);
     expect(states).toEqual(['connected']);
+  });
+
+  it('still ends on abort after a garbage collection during the read (the request is held)', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`id: 1\ndata: ${JSON.stringify(item(1))}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const controller = new AbortController();
+    const seen: number[] = [];
+    for await (const each of followActivity({
+      origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      fetch: (request) => fetch(request),
+      signal: controller.signal,
+    })) {
+      seen.push(each.seq);
+      // Collected while the next chunk is awaited, before Ctrl-C.
+      setImmediate(() => {
+        collectGarbage();
+        collectGarbage();
+        controller.abort();
+      });
+    }
+    expect(seen).toEqual([1]);
+    server.closeAllConnections();
+    server.close();
   });
 
   it('is exit 3 when the emulator cannot be reached, or has no stream, at the start', async () => {

@@ -49,7 +49,8 @@ export async function* followActivity(options: FollowOptions): AsyncGenerator<Ac
   let retryMs = DEFAULT_RETRY_MS;
   let connected = false;
   while (!signal.aborted) {
-    const response = await open(options, lastId).catch((error: unknown) => error as Error);
+    const request = streamRequest(options, lastId);
+    const response = await options.fetch(request).catch((error: unknown) => error as Error);
     if (signal.aborted) return;
     if (response instanceof Error || !isEventStream(response)) {
       if (!connected) throw unreachable(origin, response);
@@ -58,6 +59,9 @@ export async function* followActivity(options: FollowOptions): AsyncGenerator<Ac
     }
     options.onConnection?.(connected ? 'resumed' : 'connected');
     connected = true;
+    // fetch follows the Request's signal only while the Request lives (undici holds it weakly):
+    // collected during a long read, Ctrl-C would no longer end the body. Held until it is read.
+    reading.add(request);
     try {
       for await (const frame of sseFrames(response.body!)) {
         if (frame.oversized) {
@@ -80,6 +84,8 @@ export async function* followActivity(options: FollowOptions): AsyncGenerator<Ac
       if (signal.aborted) return;
       // A reset connection or a half-written frame: reconnect and resume.
       if (!(error instanceof Error)) throw error;
+    } finally {
+      reading.delete(request);
     }
     if (signal.aborted) return;
     options.onConnection?.('lost');
@@ -100,10 +106,13 @@ function activityItem(frame: SseFrame): ActivityItem | undefined {
   return typeof seq === 'number' && typeof kind === 'string' ? (item as ActivityItem) : undefined;
 }
 
-function open({ origin, fetch, signal }: FollowOptions, lastId: string | undefined): Promise<Response> {
+// The requests whose stream is being read (see followActivity).
+const reading = new Set<Request>();
+
+function streamRequest({ origin, signal }: FollowOptions, lastId: string | undefined): Request {
   const headers: Record<string, string> = { accept: 'text/event-stream' };
   if (lastId !== undefined) headers['last-event-id'] = lastId;
-  return fetch(new Request(`${origin}/_emulator/stream`, { headers, signal }));
+  return new Request(`${origin}/_emulator/stream`, { headers, signal });
 }
 
 function isEventStream(response: Response): boolean {

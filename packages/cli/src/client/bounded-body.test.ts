@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readAtMost } from './bounded-body';
 import { controlApi, MAX_CONTROL_ANSWER_BYTES } from './control-api';
@@ -69,5 +73,26 @@ describe('the control API', () => {
         'http://127.0.0.1:4010 answered GET /_emulator/clock with more than 1 MiB, which no emulator answer is: reading stopped there',
     });
     expect(endless.state.cancelled).toBe(true);
+  });
+
+  it('ends an answer whose body stalls at its 5 s timeout, even after a garbage collection during the read', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).write('{"now":');
+      // Collected while the CLI waits for the rest: the request's timeout must still end the read.
+      setTimeout(() => {
+        collectGarbage();
+        collectGarbage();
+      }, 100);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await expect(controlApi(`${origin}/v1`, (request) => fetch(request)).clock()).rejects.toMatchObject({
+      code: 3,
+      message: `${origin} has no emulator control API: this command works against the emulator (parley emulator start)`,
+    });
+    server.closeAllConnections();
+    server.close();
   });
 });

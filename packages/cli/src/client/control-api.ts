@@ -92,13 +92,14 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
     { body, timeoutMs = TIMEOUT_MS, what = `${method} /_emulator/${path}` }: CallOptions = {},
   ): Promise<Answer> => {
     let response: Response;
+    const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { 'content-type': 'application/json' };
+    }
+    const request = new Request(`${origin}/_emulator/${path}`, init);
     try {
-      const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        init.headers = { 'content-type': 'application/json' };
-      }
-      response = await fetchFunction(new Request(`${origin}/_emulator/${path}`, init));
+      response = await fetchFunction(request);
     } catch (error) {
       throw new ExitError(
         EXIT.config,
@@ -106,7 +107,7 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
       );
     }
     if (response.status === 204) return undefined as Answer;
-    const read = await readAtMost(response.body, MAX_CONTROL_ANSWER_BYTES).catch(() => undefined);
+    const read = await readAtMost(response.body, MAX_CONTROL_ANSWER_BYTES, request).catch(() => undefined);
     if (read?.cut) {
       throw new ExitError(
         EXIT.config,

@@ -67,7 +67,7 @@ export function deliverer(
     try {
       const response = await fetchFunction(request);
       // Bounded: an endless answer is cut at ANSWER_READ_BYTES, not read to the timeout.
-      const { bytes, cut } = await readAtMost(response.body, ANSWER_READ_BYTES);
+      const { bytes, cut } = await readAtMost(response.body, ANSWER_READ_BYTES, request);
       return {
         event_id: event.id,
         status: response.status,

@@ -1,9 +1,13 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createWebhookHandler, type WebhookHandlerSettings } from '@parley/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, testContext } from '../../_test/test-context';
 import { EXIT } from '../../exit-error';
+import { receivedEvent } from './_doctor-events';
+import { deliverer } from './_doctor-post';
 import doctorCommand, { type DoctorReport, doctor } from './doctor';
 
 const SECRET = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
@@ -238,6 +242,28 @@ describe('parley webhooks doctor', () => {
         reason: `refused: 400 ${'a'.repeat(200)}…${cut ? ' (answer over 64 KiB: read no further)' : ''} in ${answer!.duration_ms} ms`,
       });
     }
+  });
+
+  it('ends an answer whose body stalls at the timeout, even after a garbage collection during the read', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const url = await serve((request, response) => {
+      request.resume().on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/plain' }).write('the start, then nothing');
+        // Collected while the doctor waits for the rest, before its timeout.
+        setTimeout(() => {
+          collectGarbage();
+          collectGarbage();
+        }, 50);
+      });
+    });
+    const deliver = deliverer(url, 300, (request) => fetch(request), new AbortController().signal);
+    expect(await deliver(receivedEvent(), { secrets: [SECRET] })).toMatchObject({
+      status: null,
+      body: '',
+      body_cut: false,
+      error: 'no answer within 0.3 s',
+    });
   });
 
   it('fails a receiver too slow for --timeout on every delivery it processes', async () => {
