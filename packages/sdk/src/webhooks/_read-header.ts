@@ -16,6 +16,8 @@ export function readHeader(headers: WebhookHeaders, name: string): string | null
     value = record[name];
     if (value === undefined) for (const key in record) if (key.toLowerCase() === name) value = record[key];
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, the checks below give the same answer for a string
+  if (typeof value === 'string' && value !== '') return value;
   if (Array.isArray(value) && value.every((each) => typeof each === 'string')) value = value.join(', ');
   return value == null || value === '' ? undefined : typeof value === 'string' ? value : null;
 }

@@ -1,5 +1,7 @@
 /** The secret(s) as a list; a TypeError from `caller` when one is missing or not a non-empty string. */
 export function secretList(secret: string | readonly string[], caller: string): readonly string[] {
+  // The usual single secret skips the list checks below (~2 % of a 1 KB verifyWebhook).
+  if (typeof secret === 'string' && secret !== '') return [secret];
   // Spread, so the holes of a sparse array become undefined and are refused: every() skips holes,
   // which then reached the HMAC as an undefined secret.
   const secrets: unknown[] = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : [];

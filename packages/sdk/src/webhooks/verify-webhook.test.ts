@@ -197,6 +197,29 @@ describe.each(Object.entries(implementations))('verifyWebhook with %s', (_name, 
     },
   );
 
+  it('reads the timestamp as 1 to 12 ASCII digits: 12 with leading zeros signed and accepted, 13 refused', async () => {
+    const twelve = `00${timestamp}`;
+    expect(twelve).toHaveLength(12);
+    expect(
+      (await verify(body, headersFor(`v1=${sign(secret, body, twelve)}`, twelve), secret, { now })).id,
+    ).toBe(id);
+    const thirteen = `0${twelve}`;
+    expect(
+      (await failure(body, headersFor(`v1=${sign(secret, body, thirteen)}`, thirteen), secret, { now }))
+        .reason,
+    ).toBe('invalid_timestamp');
+    // One digit is enough (the epoch, accepted once the window is off); the characters on either
+    // side of 0-9, '/' and ':', are not digits anywhere in the text.
+    const epoch = headersFor(`v1=${sign(secret, body, '0')}`, '0');
+    const unbounded = { now, toleranceSeconds: Number.POSITIVE_INFINITY };
+    expect((await verify(body, epoch, secret, unbounded)).id).toBe(id);
+    for (const text of ['/', ':', `${timestamp}/`, `:${timestamp}`, `17900/0000`]) {
+      expect(
+        (await failure(body, headersFor(`v1=${sign(secret, body, text)}`, text), secret, unbounded)).reason,
+      ).toBe('invalid_timestamp');
+    }
+  });
+
   it.each(['parley-event-id', 'parley-timestamp', 'parley-signature'])('names a missing %s', async (name) => {
     const headers: Record<string, string> = valid();
     delete headers[name];

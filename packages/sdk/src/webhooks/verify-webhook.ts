@@ -57,10 +57,11 @@ export function verifyWebhook(
       throw new Refused('missing_header', `Missing header ${missing.join(', ')}`);
     }
     // A value that is not text (null) fails each header's own check below, never a TypeError.
-    if (timestamp === null || !/^\d{1,12}$/.test(timestamp)) {
+    const seconds = timestamp === null ? -1 : unixSeconds(timestamp);
+    if (seconds < 0) {
       throw new Refused('invalid_timestamp', `${WEBHOOK_HEADERS.timestamp} is not unix seconds`);
     }
-    const skew = Math.floor(+now / 1000) - +timestamp;
+    const skew = Math.floor(+now / 1000) - seconds;
     if (Number.isNaN(skew)) throw new TypeError('verifyWebhook: bad now');
     if (Math.abs(skew) > toleranceSeconds) {
       throw new Refused(
@@ -77,9 +78,10 @@ export function verifyWebhook(
     if (id === null)
       throw new Refused('signature_mismatch', `Signature mismatch: ${WEBHOOK_HEADERS.id} is not text`);
     const matched = signatureMatches(secrets, `${id}.${timestamp}.`, body, candidates);
-    const accept = (isMatch: boolean) => acceptedEvent(isMatch, secrets, body, id);
     // The node implementation answers synchronously, the Web Crypto one with a promise.
-    return typeof matched === 'boolean' ? Promise.resolve(accept(matched)) : matched.then(accept);
+    return typeof matched === 'boolean'
+      ? Promise.resolve(acceptedEvent(matched, secrets, body, id))
+      : matched.then((isMatch) => acceptedEvent(isMatch, secrets, body, id));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -106,6 +108,19 @@ function acceptedEvent(matched: boolean, secrets: readonly string[], body: strin
   }
   if (event.id !== id) throw new Refused('invalid_payload', `Body id differs from ${WEBHOOK_HEADERS.id}`);
   return event as WebhookEvent;
+}
+
+/**
+ * The value of 1 to 12 ASCII digits, else -1. One pass over the text instead of a regular
+ * expression and a conversion: together ~4 % of a 1 KB verification (bench/verify-webhook.mjs).
+ */
+function unixSeconds(text: string): number {
+  let value = text.length > 0 && text.length < 13 ? 0 : -1;
+  for (let index = 0; index < text.length && value >= 0; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    value = digit >= 0 && digit < 10 ? value * 10 + digit : -1;
+  }
+  return value;
 }
 
 function notRawBody(payload: unknown): never {
