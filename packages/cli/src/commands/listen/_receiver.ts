@@ -27,17 +27,17 @@ export interface ReceiverOptions {
 export const MAX_DELIVERY_BYTES = 1024 * 1024;
 
 /**
- * How much of a refused body is read and dropped, so that a sender still writing reads its 413
- * rather than a reset; past it the connection is closed.
+ * The most of a refused body read and dropped while its 413 goes out (`Connection: close` ends
+ * the connection once it has); a sender that does not read it is cut off there.
  */
 export const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Starts the listener the temporary endpoint points at. `handle` returns the status to answer
  * the emulator with (the app's own status, so the emulator's retries follow the app). A body over
- * {@link MAX_DELIVERY_BYTES} is answered 413 at once, never kept nor handled: the rest is read and
- * dropped (a Node request stream is never cancelled mid-read) up to {@link DISCARD_LIMIT_BYTES},
- * then the connection is closed.
+ * {@link MAX_DELIVERY_BYTES} is answered 413 at once with `Connection: close`, never kept nor
+ * handled: until the answer is out the rest is read and dropped (a Node request stream is never
+ * cancelled mid-read), at most {@link DISCARD_LIMIT_BYTES}, then the connection is closed.
  */
 export async function startReceiver(
   options: ReceiverOptions,
