@@ -4,7 +4,8 @@
 /** A parsed `v1=` value as this implementation compares it: lowercase hex here. */
 export type Signature = string;
 
-const encoder = new TextEncoder();
+// Pure: an app that imports only the client drops it (the two entries share one chunk).
+const encoder = /* @__PURE__ */ new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function keyFor(secret: string): Promise<CryptoKey> {

@@ -7,7 +7,7 @@ export class BodyTooLarge extends Error {}
  */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Joins a body's chunks, keeping at most `maxBytes`: past it the rest is read to the end and

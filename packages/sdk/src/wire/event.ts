@@ -47,7 +47,7 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const satisfies readonly WebhookEventType[];
 
 /** Types `POST /v1/sandbox/events` accepts: all but `developer.application.created` (spec 4.6). */
-export const SANDBOX_EVENT_TYPES = WEBHOOK_EVENT_TYPES.filter(
+export const SANDBOX_EVENT_TYPES = /* @__PURE__ */ WEBHOOK_EVENT_TYPES.filter(
   (type): type is Exclude<WebhookEventType, 'developer.application.created'> =>
     type !== 'developer.application.created',
 );
