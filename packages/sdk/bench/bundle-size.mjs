@@ -1,48 +1,66 @@
-// Browser bundle sizes (esbuild, minified, gzip level 9) of the built default entries with every
-// export kept, of the webhooks entry's two main uses, and ky alone and standardwebhooks as
-// references measured in the same run.
-
+// Browser bundle sizes as an app gets them: `@parley/sdk` imported by name from a folder outside
+// the package (resolved through its package.json `exports`, browser conditions), bundled by
+// esbuild for target es2022, minified, gzip level 9. A size does not depend on the machine, so
+// each row's ratio is its size in KB (baseline: 1024 bytes). ky alone, the webhooks entry and
+// standardwebhooks are references. Needs the built dist.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { benchRow, isMain, printRows } from './_rows.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
-async function gzippedSize(entryCode) {
+/** gzip bytes of `entryCode` bundled from `appDir` (where `@parley/sdk` is installed). */
+async function gzippedSize(entryCode, appDir) {
   const result = await build({
-    stdin: { contents: entryCode, resolveDir: packageDir, loader: 'js' },
+    stdin: { contents: entryCode, resolveDir: appDir, loader: 'js' },
     bundle: true,
     minify: true,
     platform: 'browser',
+    target: 'es2022',
     format: 'esm',
     write: false,
     logLevel: 'silent',
+    // The references (ky, standardwebhooks) are not the app's dependencies: found in the SDK's.
+    nodePaths: [join(packageDir, 'node_modules')],
   });
-  const code = result.outputFiles[0].contents;
-  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
 }
 
-export async function benchBundleSize() {
-  const subjects = {
-    'ky alone (reference)': "export { default } from 'ky';",
-    '@parley/sdk (whole)': "export * from './dist/index.js';",
-    '@parley/sdk { Parley } only': "export { Parley } from './dist/index.js';",
-    '@parley/sdk/webhooks': "export * from './dist/webhooks.js';",
-    // Tree-shaking: a verify-only receiver does not pay for createWebhookHandler.
-    '@parley/sdk/webhooks { verifyWebhook } only': "export { verifyWebhook } from './dist/webhooks.js';",
-    '@parley/sdk/webhooks { createWebhookHandler } only':
-      "export { createWebhookHandler } from './dist/webhooks.js';",
-    'standardwebhooks (reference)': "export * from 'standardwebhooks';",
-  };
-  const sizes = {};
-  for (const [name, code] of Object.entries(subjects)) sizes[name] = await gzippedSize(code);
-  const ky = sizes['ky alone (reference)'].gzip;
-  return Object.entries(sizes).map(([name, size]) => ({
-    bundle: name,
-    'min KB': (size.minified / 1024).toFixed(1),
-    'gzip KB': (size.gzip / 1024).toFixed(2),
-    'gzip ratio to ky': (size.gzip / ky).toFixed(2),
-  }));
+/** The figures as rows: `{ Parley }` ≤ 12 KB and the whole SDK ≤ 16 KB, then the references. */
+export async function bundleRows() {
+  // An app's node_modules with the package linked in, as a workspace or `npm link` installs it.
+  const appDir = mkdtempSync(join(tmpdir(), 'parley-bundle-'));
+  try {
+    mkdirSync(join(appDir, 'node_modules', '@parley'), { recursive: true });
+    symlinkSync(packageDir, join(appDir, 'node_modules', '@parley', 'sdk'), 'dir');
+    const subjects = [
+      ['@parley/sdk { Parley }', "export { Parley } from '@parley/sdk';", 12],
+      ['@parley/sdk whole', "export * from '@parley/sdk';", 16],
+      ['@parley/sdk/webhooks whole', "export * from '@parley/sdk/webhooks';", null],
+      // Tree-shaking: a verify-only receiver does not pay for createWebhookHandler.
+      [
+        '@parley/sdk/webhooks { verifyWebhook }',
+        "export { verifyWebhook } from '@parley/sdk/webhooks';",
+        null,
+      ],
+      ['ky alone', "export { default } from 'ky';", null],
+      ['standardwebhooks', "export * from 'standardwebhooks';", null],
+    ];
+    const rows = [];
+    for (const [name, code, goal] of subjects) {
+      const bytes = await gzippedSize(code, appDir);
+      rows.push(
+        benchRow({ name: `${name} KB min+gz`, value: bytes, baseline: 1024, goal, direction: 'max' }),
+      );
+    }
+    return rows;
+  } finally {
+    rmSync(appDir, { recursive: true, force: true });
+  }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchBundleSize());
+if (isMain(import.meta.url)) printRows(await bundleRows());

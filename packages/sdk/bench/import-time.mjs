@@ -1,6 +1,9 @@
-// Whole-process import time against `node -e 0`, median of RUNS runs each, interleaved.
+// Whole-process import time against `node -e 0`, median of BENCH_IMPORT_RUNS (21) runs each,
+// interleaved. Self-referencing imports resolve through `exports` under the node condition, as
+// users get them. Needs the built dist.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { benchRow, isMain, median, printRows } from './_rows.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 21);
@@ -12,26 +15,30 @@ function wallTime(args) {
   return performance.now() - started;
 }
 
-export function benchImportTime() {
-  // Self-referencing imports resolve through `exports` under the node condition, as users get them.
-  const subjects = {
-    'node -e 0 (baseline)': ['-e', '0'],
-    '@parley/sdk/webhooks (ESM)': ['--input-type=module', '-e', "import '@parley/sdk/webhooks'"],
-    '@parley/sdk/webhooks (CJS)': ['-e', "require('@parley/sdk/webhooks')"],
-    '@parley/sdk (ESM)': ['--input-type=module', '-e', "import '@parley/sdk'"],
-    'ky alone (reference)': ['--input-type=module', '-e', "import 'ky'"],
-  };
-  const samples = Object.fromEntries(Object.keys(subjects).map((name) => [name, []]));
+/** The figures as rows: the webhooks entry ÷ `node -e 0` ≤ 1.3, the rest as references. */
+export function importRows() {
+  const baseline = ['-e', '0'];
+  const subjects = [
+    ['@parley/sdk/webhooks (ESM)', ['--input-type=module', '-e', "import '@parley/sdk/webhooks'"], 1.3],
+    ['@parley/sdk/webhooks (CJS)', ['-e', "require('@parley/sdk/webhooks')"], null],
+    ['@parley/sdk (ESM)', ['--input-type=module', '-e', "import '@parley/sdk'"], null],
+    ['ky alone', ['--input-type=module', '-e', "import 'ky'"], null],
+  ];
+  const baselineTimes = [];
+  const times = subjects.map(() => []);
   for (let run = 0; run < RUNS; run++) {
-    for (const [name, args] of Object.entries(subjects)) samples[name].push(wallTime(args));
+    baselineTimes.push(wallTime(baseline));
+    for (const [index, [, args]] of subjects.entries()) times[index].push(wallTime(args));
   }
-  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const baseline = median(samples['node -e 0 (baseline)']);
-  return Object.entries(samples).map(([name, values]) => ({
-    process: name,
-    'median ms': median(values).toFixed(1),
-    'ratio to node -e 0': (median(values) / baseline).toFixed(2),
-  }));
+  return subjects.map(([name, , goal], index) =>
+    benchRow({
+      name: `import ${name} ÷ node -e 0`,
+      value: median(times[index]),
+      baseline: median(baselineTimes),
+      goal,
+      direction: 'max',
+    }),
+  );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.table(benchImportTime());
+if (isMain(import.meta.url)) printRows(importRows());
