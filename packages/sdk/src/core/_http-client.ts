@@ -13,6 +13,7 @@ import { abortable, throwIfAborted } from './_abortable';
 import { observeCall } from './_call-observer';
 import type { ClientSettings } from './_client-settings';
 import { applyHeaders } from './_headers';
+import { readJsonAnswer } from './_read-json-answer';
 import { retryPolicy } from './_retry-policy';
 import { APIPromise, type APIResponse } from './api-promise';
 import { resolveOptions } from './client-options';
@@ -83,7 +84,7 @@ export class HttpClient {
             timeout,
             signal: signal as AbortSignal,
           });
-          return { response, data: (await response.json()) as Data };
+          return { response, data: (await readJsonAnswer(response)) as Data };
         })(),
         signal,
       );
