@@ -17,7 +17,16 @@ export function activityLine(streamed: ActivityItem, style: ChalkInstance): stri
   // Every field came from the stream: made terminal-safe before any of it is styled.
   const item = terminalSafeData(streamed);
   const time = style.dim(typeof item.at === 'string' ? item.at.slice(11, 19) : '--:--:--');
-  return `${time}  ${item.kind.padEnd(8)}  ${describe(item, streamed, style)}`;
+  return `${time}  ${String(item.kind).padEnd(8)}  ${describeOrShow(item, streamed, style)}`;
+}
+
+/** An item of a known kind that lacks what that kind carries is shown as received, not a crash. */
+function describeOrShow(item: ActivityItem, streamed: ActivityItem, style: ChalkInstance): string {
+  try {
+    return describe(item, streamed, style);
+  } catch {
+    return terminalSafeJson(streamed);
+  }
 }
 
 function describe(item: ActivityItem, streamed: ActivityItem, style: ChalkInstance): string {

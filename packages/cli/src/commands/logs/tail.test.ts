@@ -50,6 +50,18 @@ describe('activityFilter', () => {
 });
 
 describe('activityLine', () => {
+  it('shows an item of a known kind without its fields as received instead of crashing the tail', () => {
+    const style = plainStyle();
+    const hollow = (kind: string) => ({ seq: 7, at: '2026-10-14T09:30:15.000Z', kind, application_ids: [] });
+    expect(activityLine(hollow('delivery'), style)).toBe(
+      '09:30:15  delivery  {"seq":7,"at":"2026-10-14T09:30:15.000Z","kind":"delivery","application_ids":[]}',
+    );
+    expect(activityLine(hollow('message'), style)).toBe(
+      '09:30:15  message   {"seq":7,"at":"2026-10-14T09:30:15.000Z","kind":"message","application_ids":[]}',
+    );
+    expect(activityLine({ ...hollow('event'), event: null }, style)).toContain('"event":null');
+  });
+
   it('says what each kind was, one line each', () => {
     const style = plainStyle();
     expect(activityLine(request(400), style)).toBe(
