@@ -3,11 +3,19 @@ import { defineConfig } from 'tsup';
 import { buildConsoleBundle } from './src/console/console-bundle';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', bin: 'src/bin.ts' },
+  entry: {
+    index: 'src/index.ts',
+    msw: 'src/msw.ts',
+    vitest: 'src/vitest.ts',
+    rules: 'src/rules.ts',
+    bin: 'src/bin.ts',
+  },
   format: ['esm'],
   target: 'node22',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts' } },
+  dts: {
+    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', rules: 'src/rules.ts' },
+  },
   clean: true,
   splitting: true,
   sourcemap: false,

@@ -199,7 +199,7 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
         .action(lazy(() => import('./commands/emulator/clock')))
         .command('advance')
         .description('move the emulator clock; every job that falls due runs (status steps, webhook retries)')
-        .argument('<duration>', 'a whole number and a unit: 500ms, 5s, 10m, 1h, 2d')
+        .argument('<duration>', 'whole numbers with units, largest first: 500ms, 90s, 10m, 1h30m, 2d')
         .option('--workspace <id>', 'move the own clock of this workspace only (its jobs alone run)')
         .action(lazy(() => import('./commands/emulator/advance'), ['duration']));
       emulator

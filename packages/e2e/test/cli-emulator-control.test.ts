@@ -25,7 +25,7 @@ describe('parley emulator clock', () => {
     expect(human.stdout).toBe(`${clock.now} (frozen: moves only with \`parley emulator clock advance\`)\n`);
   });
 
-  it('advance 5s, 1h, 2d, 500ms moves the clock by exactly that; a message sent before is delivered', async () => {
+  it('advance 5s, 1h, 2d, 500ms, 1h30m, 1m30s500ms moves the clock by exactly that; a message sent before is delivered', async () => {
     const sent = await runCli(
       [
         'send',
@@ -46,6 +46,8 @@ describe('parley emulator clock', () => {
       ['1h', 3_600_000],
       ['2d', 172_800_000],
       ['500ms', 500],
+      ['1h30m', 5_400_000],
+      ['1m30s500ms', 90_500],
     ] as const) {
       const moved = await runCli(['emulator', 'clock', 'advance', duration, '--json'], env);
       expect(moved.code, moved.stderr).toBe(0);
@@ -61,14 +63,24 @@ describe('parley emulator clock', () => {
     expect(JSON.parse(message.stdout).status).toBe('delivered');
   });
 
-  it('refuses a duration it cannot read: exit 2 with the accepted forms', async () => {
-    for (const duration of ['5', '5x', '1.5h', 'tomorrow']) {
+  it('refuses a duration it cannot read, or one of 0 or past 366 days: exit 2 with the accepted forms', async () => {
+    for (const duration of ['5', '5x', '1.5h', 'tomorrow', '30m1h']) {
       const refused = await runCli(['emulator', 'clock', 'advance', duration], env);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
-        `Error: cannot read "${duration}" as a duration: use a whole number and a unit (ms, s, m, h, d), e.g. 500ms, 5s, 10m, 1h, 2d\n`,
+        `Error: cannot read "${duration}" as a duration: use whole numbers with units from the largest (d, h, m, s, ms), e.g. 500ms, 90s, 10m, 1h30m, 2d\n`,
       );
     }
+    expect(await runCli(['emulator', 'clock', 'advance', '0s'], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: "0s" moves nothing: give more than 0, e.g. 1s\n',
+    });
+    expect(await runCli(['emulator', 'clock', 'advance', '366d1ms'], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: "366d1ms" is more than a clock moves at once: at most 366d\n',
+    });
     const json = await runCli(['emulator', 'clock', 'advance', '5x', '--json'], env);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'usage_error' } });
   });

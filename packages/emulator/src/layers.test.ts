@@ -29,7 +29,7 @@ const LAYERS: Record<string, number> = {
 const PURE = new Set(['domain', 'clock']);
 /** Arrows that point down but skip a layer that owns the way: the routes go through `core/`. */
 const SKIPS: Record<string, readonly string[]> = { http: ['store'], console: ['store'] };
-const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts']);
+const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts', 'rules.ts']);
 /** The wiring, directly in src/: the layer that assembles the others (`''` in {@link LAYERS}). */
 const WIRING = new Set(['create-emulator.ts', 'version.ts']);
 /** Test support that assembles a whole emulator; tests of any layer may drive it. */

@@ -70,7 +70,7 @@ test('advance moves only the test’s clock, by the CLI’s durations', async ({
     await advance(250);
     expect(sandbox.clock.now()).toBe(START + 65_250);
     await expect(advance('1.5s')).rejects.toThrow(
-      'cannot read "1.5s" as a duration: use whole milliseconds, or a whole number and a unit (ms, s, m, h, d), e.g. 500ms, 5s, 10m, 1h, 2d',
+      'cannot read "1.5s" as a duration: use whole milliseconds, or whole numbers with units from the largest (d, h, m, s, ms), e.g. 500ms, 90s, 10m, 1h30m, 2d',
     );
     expect(other.clock.now()).toBe(START);
   } finally {

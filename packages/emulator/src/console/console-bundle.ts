@@ -26,7 +26,7 @@ export async function buildConsoleBundle(appDir: string): Promise<ConsoleBundle>
     legalComments: 'none',
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    // The app imports only types from the rest of the emulator; no tsconfig paths needed.
+    // Besides types, the app imports only dependency-free domain modules, by relative path: no tsconfig paths needed.
     tsconfigRaw: {},
     logLevel: 'silent',
   });

@@ -1,26 +1,23 @@
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+import { DURATION_EXAMPLES, type DURATION_UNITS, parseDuration } from '../domain/duration';
 
 /**
- * A span of emulator time: milliseconds, or a whole number and one unit as `parley emulator
- * clock advance` takes it: `500ms`, `5s`, `10m`, `1h`, `2d`.
+ * A span of emulator time: milliseconds, or whole numbers with units, largest first, as `parley
+ * emulator clock advance` takes it: `500ms`, `90s`, `10m`, `1h30m`, `2d`.
  */
-export type Duration = number | `${number}${keyof typeof UNIT_MS}`;
+export type Duration = number | `${number}${(typeof DURATION_UNITS)[number][0]}${string}`;
 
 /**
- * Milliseconds of a {@link Duration}. Throws a `RangeError` naming the accepted forms for anything
- * else (a fraction, a negative number, two units), as the CLI refuses them.
+ * Milliseconds of a {@link Duration} (the one duration grammar, `domain/duration.ts`). Throws a
+ * `RangeError` naming the accepted forms for anything else (a fraction, a negative number, units
+ * out of order), as the CLI refuses them.
  *
  * @example
- * durationMs('5s'); // 5000
+ * durationMs('1h30m'); // 5400000
  */
 export function durationMs(duration: Duration): number {
-  if (typeof duration === 'number') {
-    if (Number.isSafeInteger(duration) && duration >= 0) return duration;
-  } else {
-    const match = /^(\d{1,12})(ms|s|m|h|d)$/.exec(duration);
-    if (match) return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  }
+  const ms = typeof duration === 'number' ? duration : parseDuration(duration);
+  if (ms !== undefined && Number.isSafeInteger(ms) && ms >= 0) return ms;
   throw new RangeError(
-    `cannot read ${JSON.stringify(duration)} as a duration: use whole milliseconds, or a whole number and a unit (ms, s, m, h, d), e.g. 500ms, 5s, 10m, 1h, 2d`,
+    `cannot read ${JSON.stringify(duration)} as a duration: use whole milliseconds, or whole numbers with units from the largest (d, h, m, s, ms), e.g. ${DURATION_EXAMPLES}`,
   );
 }

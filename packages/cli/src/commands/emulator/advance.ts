@@ -7,7 +7,7 @@ import { openControl, workspaceOption } from './_open-control';
 
 /** `parley emulator clock advance DURATION [--workspace ID]`. */
 export interface ClockAdvanceOptions extends ClientOptions {
-  /** `500ms`, `5s`, `10m`, `1h`, `2d`. */
+  /** `500ms`, `90s`, `10m`, `1h30m`, `2d`: the emulator's duration grammar. */
   duration: string;
   /** A workspace with its own clock: moves that clock only (409 on a workspace sharing the global one). */
   workspace?: string;
@@ -30,7 +30,7 @@ export async function advanceEmulatorClock(
   options: ClockAdvanceOptions,
   context: CommandContext,
 ): Promise<ClockAdvanceResult> {
-  if (!options.duration) throw usageError('missing duration: e.g. parley emulator clock advance 5s');
+  if (!options.duration) throw usageError('missing duration: e.g. parley emulator clock advance 1h30m');
   const ms = parseDuration(options.duration);
   const workspace = workspaceOption(options.workspace);
   const control = await openControl(options, context);

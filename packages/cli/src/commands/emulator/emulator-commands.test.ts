@@ -75,16 +75,23 @@ describe('parley emulator clock, clock advance, reset, status', () => {
 });
 
 describe('durations', () => {
-  it('reads a whole number and one unit', () => {
+  it("reads the emulator's grammar: whole numbers with units, largest first, from 1 ms to 366 d", () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('5s')).toBe(5_000);
     expect(parseDuration('10m')).toBe(600_000);
     expect(parseDuration('1h')).toBe(3_600_000);
     expect(parseDuration('2d')).toBe(172_800_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('1ms')).toBe(1);
+    expect(parseDuration('366d')).toBe(31_622_400_000);
     expect(() => parseDuration('5 s')).toThrow(
-      /use a whole number and a unit \(ms, s, m, h, d\), e\.g\. 500ms/,
+      /use whole numbers with units from the largest \(d, h, m, s, ms\), e\.g\. 500ms, 90s, 10m, 1h30m, 2d/,
     );
     expect(() => parseDuration('367d')).toThrow(/at most 366d/);
+    expect(() => parseDuration('366d1ms')).toThrow(/at most 366d/);
+    expect(() => parseDuration('0s')).toThrow(
+      expect.objectContaining({ code: 2, message: '"0s" moves nothing: give more than 0, e.g. 1s' }),
+    );
   });
 
   it('writes one the way people read it', () => {

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import { DURATION_EXAMPLES, readDuration } from '../../domain/duration';
 import { api } from './api';
 import { useConsole } from './console-context';
 import type { ClockView } from './control-types';
-import { parseDuration, when } from './format';
+import { when } from './format';
 
 const STEPS: readonly [number, string][] = [
   [1_000, '1 s'],
@@ -16,7 +17,8 @@ const STEPS: readonly [number, string][] = [
 export function ClockControls({ clock }: { clock: ClockView | undefined }) {
   const { act } = useConsole();
   const [typed, setTyped] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  // Why the typed duration was refused (the emulator's one duration grammar says it), or null.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const shown = useRealTime(clock);
   const advance = (ms: number) =>
     act(async () => {
@@ -25,9 +27,9 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
     });
   const advanceTyped = (event: Event) => {
     event.preventDefault();
-    const ms = parseDuration(typed);
-    setInvalid(ms === undefined);
-    if (ms !== undefined) void advance(ms).then(() => setTyped(''));
+    const reading = readDuration(typed);
+    setRefusal(reading.ok ? null : reading.message);
+    if (reading.ok) void advance(reading.ms).then(() => setTyped(''));
   };
   return (
     <fieldset class="clock">
@@ -48,7 +50,7 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
       ))}
       <form class="row" onSubmit={advanceTyped}>
         <label for="advance-by" class="sr-only">
-          Advance the clock by (e.g. 90s, 2m, 1h30m)
+          Advance the clock by (e.g. {DURATION_EXAMPLES})
         </label>
         <input
           id="advance-by"
@@ -56,14 +58,14 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
           size={7}
           placeholder="1h30m"
           value={typed}
-          aria-invalid={invalid}
-          aria-describedby={invalid ? 'advance-by-error' : undefined}
+          aria-invalid={refusal !== null}
+          aria-describedby={refusal === null ? undefined : 'advance-by-error'}
           onInput={(event) => setTyped(event.currentTarget.value)}
         />
         <button type="submit">Advance</button>
-        {invalid && (
+        {refusal !== null && (
           <span id="advance-by-error" class="field-error">
-            Type a duration such as 90s, 2m, 1h30m or 2d.
+            {refusal}
           </span>
         )}
       </form>

@@ -1,0 +1,11 @@
+// @parley/emulator/rules: the emulator's rules a client reads without loading the emulator (the
+// CLI's `clock advance` and its completion). Only dependency-free modules go here, never a server.
+export {
+  DURATION_EXAMPLES,
+  DURATION_UNITS,
+  type DurationReading,
+  formatDuration,
+  MAX_ADVANCE_MS,
+  parseDuration,
+  readDuration,
+} from './domain/duration';
