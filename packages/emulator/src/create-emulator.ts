@@ -8,6 +8,7 @@ import { EmulatorCore } from './core/emulator-core';
 import { createInitialState } from './core/initial-state';
 import { ClockRangeError } from './core/workspace-clocks';
 import { CLOCK_LATEST_MS } from './domain/clock-range';
+import { RETRY_SCHEDULES, type RetryScheduleName } from './domain/retry-schedule';
 import { createHttpApp } from './http/create-app';
 import { SNAPSHOT } from './store/_load-directory';
 import { DataDirError } from './store/data-dir-errors';
@@ -18,7 +19,6 @@ import type { SeedFile } from './store/seed-types';
 import { hydrateState } from './store/state';
 import { EMULATOR_VERSION } from './version';
 import type { WebhookNetwork } from './webhooks/delivery-attempt';
-import { RETRY_SCHEDULES, type RetryScheduleName } from './webhooks/retry-schedule';
 import type { UrlPolicy } from './webhooks/url-policy';
 
 /** Options of {@link createEmulator}. */

@@ -14,6 +14,7 @@ export type { FaultAnswer } from './domain/faults';
 export { MAGIC_RECIPIENTS, type MagicBehaviour, type MagicRecipient } from './domain/magic-recipients';
 export { LIVE_STEPS, SANDBOX_STEPS, type StatusStep } from './domain/message-lifecycle';
 export { RATE_LIMITS } from './domain/rate-limit-window';
+export { RETRY_SCHEDULES, type RetrySchedule, type RetryScheduleName } from './domain/retry-schedule';
 export {
   SANDBOX_ACTIVE_CONNECTION_ID,
   SANDBOX_CONNECTIONS,
@@ -42,6 +43,5 @@ export type {
   SeedWorkspace,
 } from './store/seed-types';
 export type { DeliveryNetwork, WebhookNetwork } from './webhooks/delivery-attempt';
-export { RETRY_SCHEDULES, type RetrySchedule, type RetryScheduleName } from './webhooks/retry-schedule';
 export type { HostResolver } from './webhooks/url-policy';
 export { WEBHOOK_TEST_MESSAGE } from './webhooks/webhook-test-event';

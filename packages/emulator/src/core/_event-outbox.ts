@@ -5,7 +5,7 @@ import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import { PersistenceError } from '../store/data-dir-errors';
 import type { JournalEntry } from '../store/persistence';
 import { MAX_RECENT_EVENTS } from '../store/state';
-import type { DeliveryRecord } from '../store/webhook-records';
+import type { DeliveryRecord } from '../store/webhook-state';
 import type { EmulatorCore } from './emulator-core';
 
 /** What {@link EventOutbox.emit} did: the event and the deliveries it queued. */

@@ -3,6 +3,7 @@ import type { Timeline } from '../clock/create-timeline';
 import { hashKey } from '../domain/api-keys';
 import type { EventData } from '../domain/event-routing';
 import type { ApplicationRecord, MessageRecord } from '../domain/records';
+import type { RetrySchedule } from '../domain/retry-schedule';
 import {
   type JournalEntry,
   memoryPersistence,
@@ -10,9 +11,8 @@ import {
   type PersistenceHealth,
 } from '../store/persistence';
 import type { EmulatorState } from '../store/state';
-import type { DeliveryRecord } from '../store/webhook-records';
+import type { DeliveryRecord } from '../store/webhook-state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
-import type { RetrySchedule } from '../webhooks/retry-schedule';
 import type { UrlPolicy } from '../webhooks/url-policy';
 import { toDeliveryView, WebhookService } from '../webhooks/webhook-service';
 import { type Emitted, EventOutbox } from './_event-outbox';

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
+import { failingDisk } from '../_testing/failing-disk';
 import { createAppWithKey, templateSend, testEmulator } from '../_testing/test-emulator';
-import { failingDisk } from '../store/_failing-disk';
 import { filePersistence } from '../store/file-persistence';
 
 // Removed after all: the emulators on them are closed after each test, by the shared helper.

@@ -1,7 +1,7 @@
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { T0, testEmulator, textSend } from '../_testing/test-emulator';
-import type { RetryScheduleName } from '../webhooks/retry-schedule';
+import type { RetryScheduleName } from '../domain/retry-schedule';
 import { DEFAULT_APPLICATION_ID } from './defaults';
 
 // `retrySchedule` end to end: a real receiver on 127.0.0.1 that always answers 500, a frozen clock

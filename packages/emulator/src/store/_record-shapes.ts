@@ -14,7 +14,7 @@ import {
   text,
 } from './_shape';
 
-// One shape per stored record kind (domain/records.ts, webhook-records.ts): what the emulator reads
+// One shape per stored record kind (domain/records.ts, webhook-state.ts): what the emulator reads
 // of a record must be there with its type, so a damaged data dir is refused at start, naming the
 // place, instead of failing later with a TypeError. Records may carry fields of a newer version.
 

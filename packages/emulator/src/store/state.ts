@@ -9,7 +9,7 @@ import type {
   MessageRecord,
   WorkspaceRecord,
 } from '../domain/records';
-import { createWebhooksState, type WebhooksState } from './webhook-records';
+import { createWebhooksState, type WebhooksState } from './webhook-state';
 
 /** The whole persisted state: plain JSON. */
 export interface EmulatorState {

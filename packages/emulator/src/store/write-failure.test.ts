@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
+import { failingDisk } from '../_testing/failing-disk';
 import { createAppWithKey, T0, templateSend, testEmulator, textSend } from '../_testing/test-emulator';
-import { failingDisk } from './_failing-disk';
 import { filePersistence } from './file-persistence';
 
 // Removed after all: the emulators on them are closed after each test, by the shared helper.

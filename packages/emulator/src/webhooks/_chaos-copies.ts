@@ -1,9 +1,9 @@
 import { type SignedWebhookHeaders, signWebhook } from '@parley/sdk';
 import { newEventId } from '../domain/ids';
+import { generateSigningSecret } from '../domain/signing-secret';
 import type { ChaosKind, ForgedChaosKind } from '../domain/webhook-chaos';
-import type { DeliveryRecord } from '../store/webhook-records';
+import type { DeliveryRecord } from '../store/webhook-state';
 import type { AttemptOutcome } from './delivery-attempt';
-import { generateSigningSecret } from './signing-secret';
 
 /** A stale copy is signed this long before it leaves: twice the 300 s receivers allow. */
 export const STALE_COPY_SECONDS = 600;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@parley/sdk';
 import type { Clock, ScheduledJob, Scheduler } from '../clock/clock-types';
+import type { RetrySchedule } from '../domain/retry-schedule';
+import { signingSecrets } from '../domain/signing-secret';
 import { type ChaosKind, chaosHoldMs, isForgedChaosKind, planChaos } from '../domain/webhook-chaos';
-import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-records';
+import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-state';
 import { chaosVerdict, signedCopy } from './_chaos-copies';
 import { EndpointLanes } from './_endpoint-lanes';
 import { OutOfOrderHolds } from './_out-of-order-holds';
-import { ownAttemptCount } from './_webhook-records';
+import { ownAttemptCount } from './_webhook-views';
 import { type AttemptOutcome, type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
-import type { RetrySchedule } from './retry-schedule';
-import { signingSecrets } from './signing-secret';
 import { checkEndpointTarget, type HostResolver, type UrlPolicy } from './url-policy';
 
 /** What the dispatcher needs from the service. */

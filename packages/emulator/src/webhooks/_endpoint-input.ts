@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@parley/sdk';
 import { asObject as asObjectOrRefuse, invalid } from '../domain/input-checks';
-import { SIGNING_SECRET_PATTERN } from './signing-secret';
+import { SIGNING_SECRET_PATTERN } from '../domain/signing-secret';
 
 // Its reason is `not_an_object` (webhook chaos says the same), where the other inputs say `invalid_type`.
 const asObject = (input: unknown) => asObjectOrRefuse(input, 'not_an_object');

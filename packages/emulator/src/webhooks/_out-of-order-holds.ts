@@ -1,5 +1,5 @@
-import type { DeliveryRecord } from '../store/webhook-records';
-import { ownAttemptCount } from './_webhook-records';
+import type { DeliveryRecord } from '../store/webhook-state';
+import { ownAttemptCount } from './_webhook-views';
 
 /**
  * Deliveries held back by `out_of_order` chaos, per endpoint. Each waits until another delivery

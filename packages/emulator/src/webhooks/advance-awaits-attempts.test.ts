@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
+import { APP, connectionEvent, receiver, setup } from '../_testing/webhook-harness';
 import { createTimeline } from '../clock/create-timeline';
-import { createWebhooksState } from '../store/webhook-records';
-import { APP, connectionEvent, receiver, setup } from './_test-harness';
-import { RETRY_SCHEDULES } from './retry-schedule';
+import { RETRY_SCHEDULES } from '../domain/retry-schedule';
+import { createWebhooksState } from '../store/webhook-state';
 import { WebhookService } from './webhook-service';
 
 // The dispatcher hands each attempt to the clock: an advance awaits the attempt (its answer, or its

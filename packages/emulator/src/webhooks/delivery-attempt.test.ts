@@ -1,6 +1,6 @@
 import { TEST_CA } from '@parley/test-utils';
 import { describe, expect, it } from 'vitest';
-import { receiver } from './_test-harness';
+import { receiver } from '../_testing/webhook-harness';
 import { type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
 
 const attempt = (url: string, addresses: readonly string[] | null, network?: DeliveryNetwork) =>

@@ -5,7 +5,7 @@ import { buffer } from 'node:stream/consumers';
 import { createWebhookHandler, type WebhookEvent } from '@parley/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTimeline } from '../clock/create-timeline';
-import { createWebhooksState, type WebhooksState } from '../store/webhook-records';
+import { createWebhooksState, type WebhooksState } from '../store/webhook-state';
 import { WebhookService } from './webhook-service';
 
 const APP = 'a6f4a3d2-3a6e-4b8e-9d8c-1f2e3d4c5b6a';

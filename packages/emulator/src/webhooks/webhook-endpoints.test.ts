@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { KEPT_FINISHED_DELIVERIES } from './_delivery-dispatcher';
 import {
   APP,
   connectionEvent,
@@ -8,7 +7,8 @@ import {
   OTHER_APP,
   receiver,
   setup,
-} from './_test-harness';
+} from '../_testing/webhook-harness';
+import { KEPT_FINISHED_DELIVERIES } from './_delivery-dispatcher';
 import { WebhookService } from './webhook-service';
 import { WEBHOOK_TEST_MESSAGE } from './webhook-test-event';
 

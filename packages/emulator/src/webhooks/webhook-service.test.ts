@@ -1,7 +1,14 @@
 import { TEST_CA } from '@parley/test-utils';
 import { describe, expect, it, vi } from 'vitest';
+import {
+  APP,
+  connectionEvent,
+  deliveryOf,
+  expectedSignature,
+  receiver,
+  setup,
+} from '../_testing/webhook-harness';
 import { PARALLEL_ATTEMPTS_PER_ENDPOINT } from './_delivery-dispatcher';
-import { APP, connectionEvent, deliveryOf, expectedSignature, receiver, setup } from './_test-harness';
 
 const wallSeconds = () => Math.floor(Date.now() / 1000);
 

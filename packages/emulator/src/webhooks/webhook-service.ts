@@ -3,19 +3,19 @@ import { canonicalJson, type WebhookEvent } from '@parley/sdk';
 import type { Clock, Scheduler } from '../clock/clock-types';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
+import { RETRY_SCHEDULES, type RetrySchedule } from '../domain/retry-schedule';
+import { generateSigningSecret, rotateSigningSecret } from '../domain/signing-secret';
 import { type ChaosKind, chaosView, parseChaosInput } from '../domain/webhook-chaos';
-import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-records';
+import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-state';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
-import { type DeliveryView, type EndpointView, toDeliveryView, toEndpointView } from './_webhook-records';
+import { type DeliveryView, type EndpointView, toDeliveryView, toEndpointView } from './_webhook-views';
 import type { DeliveryNetwork } from './delivery-attempt';
-import { RETRY_SCHEDULES, type RetrySchedule } from './retry-schedule';
-import { generateSigningSecret, rotateSigningSecret } from './signing-secret';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
 import { buildWebhookTestEvent } from './webhook-test-event';
 
-export type { DeliveryView, EndpointView } from './_webhook-records';
-export { toDeliveryView } from './_webhook-records';
+export type { DeliveryView, EndpointView } from './_webhook-views';
+export { toDeliveryView } from './_webhook-views';
 
 /** What the webhook service needs from the emulator. */
 export interface WebhookServiceDeps {

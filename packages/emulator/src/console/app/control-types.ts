@@ -1,7 +1,7 @@
 import type { Connection, ListEnvelope, Message, Template, WebhookEvent } from '@parley/sdk';
 import type { usage } from '../../core/usage';
 import type { ApplicationRecord } from '../../domain/records';
-import type { DeliveryView, EndpointView } from '../../webhooks/_webhook-records';
+import type { DeliveryView, EndpointView } from '../../webhooks/_webhook-views';
 
 /** The answers of the control API the console reads, typed from the emulator's own definitions. */
 export type Application = ApplicationRecord;

@@ -1,11 +1,6 @@
 import type { WebhookEventType } from '@parley/sdk';
 import type { ChaosKind } from '../domain/webhook-chaos';
-import type {
-  DeliveryAttempt,
-  DeliveryRecord,
-  DeliveryStatus,
-  EndpointRecord,
-} from '../store/webhook-records';
+import type { DeliveryAttempt, DeliveryRecord, DeliveryStatus, EndpointRecord } from '../store/webhook-state';
 
 /** An endpoint as the control API shows it (no secret). */
 export interface EndpointView {

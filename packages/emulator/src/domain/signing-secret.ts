@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { EndpointRecord } from '../store/webhook-records';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -8,6 +7,19 @@ export const PREVIOUS_SECRET_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
 /** The shape of a signing secret (DESIGN §2): `whsec_` + 32 base62 characters. */
 export const SIGNING_SECRET_PATTERN = /^whsec_[A-Za-z0-9]{32}$/;
+
+/** A secret kept valid for a while after a rotation (spec 6.4). */
+export interface PreviousSecret {
+  secret: string;
+  /** Emulator time (ms) after which the secret no longer signs. */
+  expires_at: number;
+}
+
+/** What signs an endpoint's deliveries: its secret and, during a rotation, the one it replaced. */
+export interface EndpointSecrets {
+  secret: string;
+  previous_secret: PreviousSecret | null;
+}
 
 /** A new endpoint signing secret: `whsec_` + 32 base62 characters (DESIGN §2). */
 export function generateSigningSecret(): string {
@@ -18,7 +30,7 @@ export function generateSigningSecret(): string {
 }
 
 /** The secrets that sign a delivery sent at `now`: the current one first, then a still-valid old one. */
-export function signingSecrets(endpoint: EndpointRecord, now: number): string[] {
+export function signingSecrets(endpoint: EndpointSecrets, now: number): string[] {
   const previous = endpoint.previous_secret;
   return previous && now < previous.expires_at ? [endpoint.secret, previous.secret] : [endpoint.secret];
 }
@@ -29,7 +41,7 @@ export function signingSecrets(endpoint: EndpointRecord, now: number): string[] 
  * oldest one until its original expiry.
  */
 export function rotateSigningSecret(
-  endpoint: EndpointRecord,
+  endpoint: EndpointSecrets,
   now: number,
 ): { secret: string; previousExpiresAt: number } {
   const previous = endpoint.previous_secret;

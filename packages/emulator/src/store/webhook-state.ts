@@ -1,13 +1,7 @@
 import type { WebhookEventType } from '@parley/sdk';
 import { createDictionary } from '../domain/dictionary';
+import type { PreviousSecret } from '../domain/signing-secret';
 import type { ChaosKind, EndpointChaos } from '../domain/webhook-chaos';
-
-/** A secret kept valid for a while after a rotation (spec 6.4). */
-export interface PreviousSecret {
-  secret: string;
-  /** Emulator time (ms) after which the secret no longer signs. */
-  expires_at: number;
-}
 
 /** One webhook endpoint as stored (secrets included: deliveries need them to sign). */
 export interface EndpointRecord {

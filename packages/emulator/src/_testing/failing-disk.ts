@@ -1,5 +1,5 @@
 import { ftruncateSync, writeSync } from 'node:fs';
-import type { DiskWrites } from './file-persistence';
+import type { DiskWrites } from '../store/file-persistence';
 
 const noSpace = () =>
   Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });

@@ -4,10 +4,10 @@ import type { Connection, WebhookEvent } from '@parley/sdk';
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, expect } from 'vitest';
 import { createTimeline } from '../clock/create-timeline';
-import { createWebhooksState, type WebhooksState } from '../store/webhook-records';
-import type { DeliveryNetwork } from './delivery-attempt';
-import type { HostResolver } from './url-policy';
-import { WebhookService } from './webhook-service';
+import { createWebhooksState, type WebhooksState } from '../store/webhook-state';
+import type { DeliveryNetwork } from '../webhooks/delivery-attempt';
+import type { HostResolver } from '../webhooks/url-policy';
+import { WebhookService } from '../webhooks/webhook-service';
 
 export const APP = 'a6f4a3d2-3a6e-4b8e-9d8c-1f2e3d4c5b6a';
 export const OTHER_APP = '0b7d7c1e-5f0e-4f5b-a1c2-9e8d7c6b5a49';
