@@ -1,9 +1,10 @@
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 import { formatDuration, parseDuration } from './_duration';
-import { openControl, workspaceOption } from './_open-control';
+import { workspaceOption } from './_id-option';
 
 /** `parley emulator clock advance DURATION [--workspace ID]`. */
 export interface ClockAdvanceOptions extends ClientOptions {

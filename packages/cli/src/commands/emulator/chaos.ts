@@ -2,9 +2,10 @@ import type { EndpointChaos } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 import { wholeFlag } from './_faults';
-import { idOption, openControl } from './_open-control';
+import { idOption } from './_id-option';
 
 /** The chaos kinds, as the control API names them, with their flag (docs/testing-your-app.md#webhook-chaos). */
 export const CHAOS_FLAGS = {

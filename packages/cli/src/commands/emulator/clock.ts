@@ -1,8 +1,9 @@
 import type { EmulatorClock, WorkspaceClock } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { openControl, workspaceOption } from './_open-control';
+import { workspaceOption } from './_id-option';
 
 /** `parley emulator clock [--workspace ID]`. */
 export interface EmulatorClockOptions extends ClientOptions {

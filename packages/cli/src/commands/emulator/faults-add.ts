@@ -2,9 +2,10 @@ import type { EmulatorFault } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 import { describeFault, wholeFlag } from './_faults';
-import { idOption, openControl } from './_open-control';
+import { idOption } from './_id-option';
 
 /** `parley emulator faults add`: which /v1 requests, and exactly one answer. */
 export interface FaultsAddOptions extends ClientOptions {

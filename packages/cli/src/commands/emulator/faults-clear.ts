@@ -1,7 +1,8 @@
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { idOption, openControl } from './_open-control';
+import { idOption } from './_id-option';
 
 /** `parley emulator faults clear [ID]`. */
 export interface FaultsClearOptions extends ClientOptions {

@@ -1,9 +1,9 @@
 import type { EmulatorFault } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 import { describeFault } from './_faults';
-import { openControl } from './_open-control';
 
 /** The injected faults, oldest first; used-up ones stay listed with 0 left until cleared. */
 export async function listFaults(options: ClientOptions, context: CommandContext): Promise<EmulatorFault[]> {

@@ -1,8 +1,8 @@
 import type { MagicNumber } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { openControl } from './_open-control';
 
 /** The sandbox recipients with a fixed outcome (`GET /_emulator/magic-numbers`). */
 export async function magicNumbers(options: ClientOptions, context: CommandContext): Promise<MagicNumber[]> {

@@ -1,7 +1,8 @@
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { openControl, workspaceOption } from './_open-control';
+import { workspaceOption } from './_id-option';
 
 /** `parley emulator reset [--workspace ID]`. */
 export interface EmulatorResetOptions extends ClientOptions {

@@ -2,8 +2,8 @@ import type { EmulatorClock, EmulatorHealth } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { renderFields } from '../../output/table';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { openControl } from './_open-control';
 
 /** `parley emulator status`: its health, clock and what it holds. */
 export interface EmulatorStatus extends EmulatorHealth {

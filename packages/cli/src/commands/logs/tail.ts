@@ -3,8 +3,8 @@ import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT } from '../../exit-error';
 import { terminalSafeJson } from '../../output/terminal-safe';
+import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
-import { openControl } from '../emulator/_open-control';
 import { activityLine } from './_activity-line';
 import { type ActivityFilterOptions, activityFilter } from './_filter';
 
