@@ -258,3 +258,62 @@ describe('checkEndpointUrl: the exact reason of each refusal', () => {
     });
   });
 });
+
+describe('checkEndpointUrl: every problem at once', () => {
+  const LOCAL_HINT = ' (http and other ports are accepted only for loopback hosts)';
+
+  it.each([
+    ['http://10.0.0.5/hook', 'local', [`it must use https${LOCAL_HINT}`, '10.0.0.5 is a private address']],
+    ['http://10.0.0.5/hook', 'strict', ['it must use https', '10.0.0.5 is a private address']],
+    [
+      'http://user:pw@10.0.0.5:8080/',
+      'strict',
+      [
+        'credentials in the URL are not allowed',
+        'it must use https',
+        'it must use port 443',
+        '10.0.0.5 is a private address',
+      ],
+    ],
+    [
+      'https://token@intranet:8443/',
+      'local',
+      [
+        'credentials in the URL are not allowed',
+        `it must use port 443${LOCAL_HINT}`,
+        'intranet is not a public host name',
+      ],
+    ],
+    [
+      'http://localhost:3000/',
+      'strict',
+      ['it must use https', 'it must use port 443', 'localhost is not a public host'],
+    ],
+    [
+      'http://rebind.example.com/',
+      'strict',
+      ['it must use https', 'rebind.example.com resolves to 10.0.0.5, a private address'],
+    ],
+    ['ftp://10.0.0.1/', 'local', ['scheme ftp: is not https', '10.0.0.1 is a private address']],
+    ['http://:pw@127.0.0.1:8080/', 'local', ['credentials in the URL are not allowed']],
+  ] as const)('%s (%s): %j', async (url, policy, problems) => {
+    const reason = problems.join('; ');
+    await expect(checkEndpointUrl(url, policy, resolver)).rejects.toMatchObject({
+      code: 'invalid_url',
+      status: 400,
+      message: `Endpoint URL refused: ${reason}.`,
+      details: { field: 'url', reason, problems: [...problems] },
+    });
+  });
+
+  it('one problem: the same reason, and problems holds it alone', async () => {
+    await expect(checkEndpointUrl('https://10.0.0.5/hook', 'local', resolver)).rejects.toMatchObject({
+      message: 'Endpoint URL refused: 10.0.0.5 is a private address.',
+      details: {
+        field: 'url',
+        reason: '10.0.0.5 is a private address',
+        problems: ['10.0.0.5 is a private address'],
+      },
+    });
+  });
+});

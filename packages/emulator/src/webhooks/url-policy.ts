@@ -18,8 +18,17 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 const MAX_URL_LENGTH = 2048;
 
-function refuse(reason: string): never {
-  throw new DomainError('invalid_url', `Endpoint URL refused: ${reason}.`, { field: 'url', reason });
+/**
+ * Refuses with every problem found, so a user fixes them all in one go: `reason` joins them (one
+ * problem reads as before), `problems` lists them.
+ */
+function refuse(...problems: readonly string[]): never {
+  const reason = problems.join('; ');
+  throw new DomainError('invalid_url', `Endpoint URL refused: ${reason}.`, {
+    field: 'url',
+    reason,
+    problems: [...problems],
+  });
 }
 
 /**
@@ -82,39 +91,59 @@ export async function checkEndpointTarget(
   } catch {
     return refuse('not an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse(`scheme ${url.protocol} is not https`);
-  if (url.username || url.password) refuse('credentials in the URL are not allowed');
+  const problems: string[] = [];
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    problems.push(`scheme ${url.protocol} is not https`);
+  if (url.username || url.password) problems.push('credentials in the URL are not allowed');
   const host = unbracketed(url.hostname).replace(/\.$/, '');
 
   if (policy === 'local' && (host === 'localhost' || isLoopbackAddress(host))) {
+    if (problems.length > 0) refuse(...problems);
     return { href: url.href, addresses: null };
   }
 
   const localHint = policy === 'local' ? ' (http and other ports are accepted only for loopback hosts)' : '';
-  if (url.protocol !== 'https:') refuse(`it must use https${localHint}`);
-  if (url.port !== '') refuse(`it must use port 443${localHint}`);
-  if (host === 'localhost' || host.endsWith('.localhost')) refuse('localhost is not a public host');
+  if (url.protocol === 'http:') problems.push(`it must use https${localHint}`);
+  if (url.port !== '') problems.push(`it must use port 443${localHint}`);
+  // A URL without a host (`javascript:…`) has nothing more to check.
+  const addresses = host === '' ? [] : await hostProblems(host, problems, resolve);
+  if (problems.length > 0) refuse(...problems);
+  return { href: url.href, addresses };
+}
 
+/** Adds what is wrong with `host` to `problems`; the addresses a delivery may connect to. */
+async function hostProblems(host: string, problems: string[], resolve: HostResolver): Promise<string[]> {
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    problems.push('localhost is not a public host');
+    return [];
+  }
   const literal = literalRefusalReason(host);
   if (literal !== undefined) {
-    if (literal !== null) refuse(`${host} is ${literal}`);
-    return { href: url.href, addresses: [host] };
+    if (literal !== null) problems.push(`${host} is ${literal}`);
+    return [host];
   }
-  if (!host.includes('.')) refuse(`${host} is not a public host name`);
+  if (!host.includes('.')) {
+    problems.push(`${host} is not a public host name`);
+    return [];
+  }
   let answers: readonly string[];
   try {
     answers = await resolve(host);
   } catch {
-    return refuse(`${host} could not be resolved`);
+    answers = [];
   }
-  if (answers.length === 0) refuse(`${host} could not be resolved`);
-  const addresses = answers.map((answer) => {
+  if (answers.length === 0) {
+    problems.push(`${host} could not be resolved`);
+    return [];
+  }
+  const addresses: string[] = [];
+  for (const answer of answers) {
     const address = normaliseAddress(answer);
     const reason = literalRefusalReason(address);
-    if (reason !== null) refuse(`${host} resolves to ${answer}, ${reason ?? 'not an IP address'}`);
-    return address;
-  });
-  return { href: url.href, addresses };
+    if (reason !== null) problems.push(`${host} resolves to ${answer}, ${reason ?? 'not an IP address'}`);
+    addresses.push(address);
+  }
+  return addresses;
 }
 
 // A resolver may answer any textual form (and a zone id, `%eth0`, that a socket address cannot
