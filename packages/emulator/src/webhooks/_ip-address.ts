@@ -1,20 +1,17 @@
+import { BlockList, isIPv4, isIPv6, SocketAddress } from 'node:net';
+
 /**
- * IP address classification for the endpoint URL rule (spec 6.6). Addresses arrive in the
- * canonical text the WHATWG URL parser produces (dotted decimal IPv4, compressed IPv6), so
- * every other notation (decimal, octal, hex, short, percent-encoded) is already folded into
- * these two forms before a range is checked.
+ * IP address classification for the endpoint URL rule (spec 6.6), on node:net's `BlockList`.
+ * Addresses arrive in the canonical text the WHATWG URL parser produces (dotted decimal IPv4,
+ * compressed IPv6), so every other notation (decimal, octal, hex, short, percent-encoded) is
+ * already folded into these two forms before a range is checked.
  */
 
-type Range = readonly [bits: number, label: string];
+type Range = readonly [prefix: string, bits: number, label: string];
 
 // IANA special-purpose registries; everything here is refused by the production rule.
-const IPV4_RANGES: ReadonlyArray<readonly [string, ...Range]> = [
-  [
-    // Stryker disable next-line StringLiteral: parseIpv4('') is null, which divides to 0, the start of 0.0.0.0/8 itself
-    '0.0.0.0',
-    8,
-    'an unspecified ("this network") address',
-  ],
+const IPV4_RANGES: readonly Range[] = [
+  ['0.0.0.0', 8, 'an unspecified ("this network") address'],
   ['10.0.0.0', 8, 'a private address'],
   ['100.64.0.0', 10, 'a shared (CGNAT) address'],
   ['127.0.0.0', 8, 'a loopback address'],
@@ -31,7 +28,7 @@ const IPV4_RANGES: ReadonlyArray<readonly [string, ...Range]> = [
   ['240.0.0.0', 4, 'a reserved address'],
 ];
 
-const IPV6_RANGES: ReadonlyArray<readonly [string, ...Range]> = [
+const IPV6_RANGES: readonly Range[] = [
   ['::', 128, 'an unspecified address'],
   ['::1', 128, 'a loopback address'],
   ['64:ff9b:1::', 48, 'a local-use NAT64 address'],
@@ -46,85 +43,90 @@ const IPV6_RANGES: ReadonlyArray<readonly [string, ...Range]> = [
   ['ff00::', 8, 'a multicast address'],
 ];
 
-// Prefixes whose low bits carry an IPv4 address: that address decides.
-const EMBEDDED_IPV4: ReadonlyArray<readonly [prefix: string, bits: number, shift: bigint]> = [
-  ['::ffff:0:0', 96, 0n], // IPv4-mapped
-  ['64:ff9b::', 96, 0n], // NAT64 well-known prefix
-  ['2002::', 16, 80n], // 6to4
+/**
+ * Prefixes whose low bits carry an IPv4 address, which decides (public, or the reason of its
+ * IPv4 range): IPv4-mapped, the NAT64 well-known prefix, 6to4. `image` is where a range lands.
+ */
+const EMBEDDINGS: ReadonlyArray<{ prefix: string; bits: number; image: (ipv4: string) => string }> = [
+  { prefix: '::ffff:0:0', bits: 96, image: (ipv4) => `::ffff:${ipv4}` },
+  { prefix: '64:ff9b::', bits: 96, image: (ipv4) => `64:ff9b::${ipv4}` },
+  { prefix: '2002::', bits: 16, image: (ipv4) => `2002:${hexGroups(ipv4)}::` },
 ];
 
-/** Parses dotted-decimal IPv4 (four decimal octets) to a number, or `null`. */
-export function parseIpv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const octet = Number(part);
-    if (octet > 255) return null;
-    value = value * 256 + octet;
-  }
-  return value;
+/** `a.b.c.d` as the two IPv6 groups that hold it (`10.0.0.1` → `a00:1`). */
+function hexGroups(ipv4: string): string {
+  const [a = 0, b = 0, c = 0, d = 0] = ipv4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
-/** Parses IPv6 in hex-group form (with at most one `::`, optional trailing dotted quad) to a bigint, or `null`. */
-export function parseIpv6(text: string): bigint | null {
-  let groups = text.toLowerCase();
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(groups);
-  if (dotted) {
-    const ipv4 = parseIpv4(dotted[2]!);
-    if (ipv4 === null) return null;
-    groups = `${dotted[1]}${(ipv4 >>> 16).toString(16)}:${(ipv4 & 0xffff).toString(16)}`;
-  }
-  const halves = groups.split('::');
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(':') : [];
-  // Stryker disable next-line ConditionalExpression: halves[1] exists only with two halves (three or more returned null above)
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  let value = 0n;
-  for (const group of [...head, ...Array<string>(missing).fill('0'), ...tail]) {
-    if (!/^[0-9a-f]{1,4}$/.test(group)) return null;
-    value = (value << 16n) | BigInt(Number.parseInt(group, 16));
-  }
-  return value;
+type Family = 'ipv4' | 'ipv6';
+
+/** One list per range, with its reason: the ranges of a family never overlap. */
+function refusalLists(ranges: readonly Range[], family: Family): ReadonlyArray<readonly [BlockList, string]> {
+  return ranges.map(([prefix, bits, label]) => [listOf([[prefix, bits]], family), label]);
 }
 
-function inIpv6Range(address: bigint, prefix: string, bits: number): boolean {
-  const shift = BigInt(128 - bits);
-  return address >> shift === parseIpv6(prefix)! >> shift;
+function listOf(ranges: ReadonlyArray<readonly [prefix: string, bits: number]>, family: Family): BlockList {
+  const list = new BlockList();
+  for (const [prefix, bits] of ranges) list.addSubnet(prefix, bits, family);
+  return list;
 }
 
-/** Why an IPv4 address is not public, or `null` when it is. */
-export function ipv4RefusalReason(address: number): string | null {
-  for (const [prefix, bits, label] of IPV4_RANGES) {
-    const size = 2 ** (32 - bits);
-    if (Math.floor(address / size) === Math.floor(parseIpv4(prefix)! / size)) return label;
-  }
+const IPV4_REFUSALS = refusalLists(IPV4_RANGES, 'ipv4');
+// IPv6 lists hold IPv6 subnets only: a BlockList also matches an IPv4-mapped address against its
+// IPv4 rules, and the embedded reasons carry their own label.
+const EMBEDDED_REFUSALS = refusalLists(
+  EMBEDDINGS.flatMap((embedding) =>
+    IPV4_RANGES.map(
+      ([prefix, bits, label]): Range => [
+        embedding.image(prefix),
+        embedding.bits + bits,
+        `${label} (embedded IPv4)`,
+      ],
+    ),
+  ),
+  'ipv6',
+);
+const EMBEDDING_PREFIXES = listOf(
+  EMBEDDINGS.map(({ prefix, bits }) => [prefix, bits]),
+  'ipv6',
+);
+const IPV6_REFUSALS = refusalLists(IPV6_RANGES, 'ipv6');
+const GLOBAL_UNICAST = listOf([['2000::', 3]], 'ipv6');
+const IPV4_LOOPBACK = listOf([['127.0.0.0', 8]], 'ipv4');
+const IPV6_LOOPBACK = listOf(
+  [
+    ['::1', 128],
+    ['::ffff:127.0.0.0', 104],
+  ],
+  'ipv6',
+);
+
+function firstReason(
+  lists: ReadonlyArray<readonly [BlockList, string]>,
+  address: SocketAddress,
+): string | null {
+  for (const [list, label] of lists) if (list.check(address)) return label;
   return null;
 }
 
-/** Why an IPv6 address is not public, or `null` when it is (only global unicast 2000::/3 can be). */
-export function ipv6RefusalReason(address: bigint): string | null {
-  for (const [prefix, bits, shift] of EMBEDDED_IPV4) {
-    if (inIpv6Range(address, prefix, bits)) {
-      const reason = ipv4RefusalReason(Number((address >> shift) & 0xffffffffn));
-      return reason && `${reason} (embedded IPv4)`;
-    }
-  }
-  for (const [prefix, bits, label] of IPV6_RANGES) {
-    if (inIpv6Range(address, prefix, bits)) return label;
-  }
-  return inIpv6Range(address, '2000::', 3) ? null : 'a reserved address';
+/**
+ * Why an IP address is not public, or `null` when it is; `undefined` when the text is no IP
+ * address (a host name). For IPv6 only global unicast 2000::/3 can be public, and an address
+ * that embeds an IPv4 one (mapped, NAT64, 6to4) is that IPv4 address's case.
+ */
+export function addressRefusalReason(address: string): string | null | undefined {
+  if (isIPv4(address)) return firstReason(IPV4_REFUSALS, new SocketAddress({ address, family: 'ipv4' }));
+  // A zone id (`%eth0`) is no part of a host here: the URL parser refuses one.
+  if (!isIPv6(address) || address.includes('%')) return undefined;
+  const ipv6 = new SocketAddress({ address, family: 'ipv6' });
+  const embedded = firstReason(EMBEDDED_REFUSALS, ipv6);
+  if (embedded !== null || EMBEDDING_PREFIXES.check(ipv6)) return embedded;
+  return firstReason(IPV6_REFUSALS, ipv6) ?? (GLOBAL_UNICAST.check(ipv6) ? null : 'a reserved address');
 }
 
 /** Whether the address is loopback, counting IPv4-mapped loopback (`::ffff:127.x.y.z`). */
 export function isLoopbackAddress(address: string): boolean {
-  const ipv4 = parseIpv4(address);
-  if (ipv4 !== null) return ipv4 >>> 24 === 127;
-  const ipv6 = parseIpv6(address);
-  if (ipv6 === null) return false;
-  if (ipv6 === 1n) return true;
-  return inIpv6Range(ipv6, '::ffff:0:0', 96) && Number((ipv6 >> 24n) & 0xffn) === 127;
+  if (isIPv4(address)) return IPV4_LOOPBACK.check(address, 'ipv4');
+  return isIPv6(address) && !address.includes('%') && IPV6_LOOPBACK.check(address, 'ipv6');
 }

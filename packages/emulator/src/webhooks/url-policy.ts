@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { DomainError } from '../domain/domain-error';
-import { ipv4RefusalReason, ipv6RefusalReason, isLoopbackAddress, parseIpv4, parseIpv6 } from './_ip-address';
+import { addressRefusalReason, isLoopbackAddress } from './_ip-address';
 
 /**
  * `strict`: the production rule of spec 6.6 (public HTTPS on 443, no credentials, no local,
@@ -29,19 +29,6 @@ function refuse(...problems: readonly string[]): never {
     reason,
     problems: [...problems],
   });
-}
-
-/**
- * Why a literal address is not public, or `null`; `undefined` when the host is not an IP literal.
- * `host` never holds a zone id (`%eth0`): the URL parser refuses one, and resolver answers lose
- * theirs in `normaliseAddress`.
- */
-function literalRefusalReason(host: string): string | null | undefined {
-  const ipv4 = parseIpv4(host);
-  if (ipv4 !== null) return ipv4RefusalReason(ipv4);
-  const ipv6 = parseIpv6(host);
-  if (ipv6 !== null) return ipv6RefusalReason(ipv6);
-  return undefined;
 }
 
 /** A URL the policy accepted, with the addresses a delivery may connect to. */
@@ -117,7 +104,7 @@ async function hostProblems(host: string, problems: string[], resolve: HostResol
     problems.push('localhost is not a public host');
     return [];
   }
-  const literal = literalRefusalReason(host);
+  const literal = addressRefusalReason(host);
   if (literal !== undefined) {
     if (literal !== null) problems.push(`${host} is ${literal}`);
     return [host];
@@ -139,7 +126,7 @@ async function hostProblems(host: string, problems: string[], resolve: HostResol
   const addresses: string[] = [];
   for (const answer of answers) {
     const address = normaliseAddress(answer);
-    const reason = literalRefusalReason(address);
+    const reason = addressRefusalReason(address);
     if (reason !== null) problems.push(`${host} resolves to ${answer}, ${reason ?? 'not an IP address'}`);
     addresses.push(address);
   }
