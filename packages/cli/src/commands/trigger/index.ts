@@ -29,14 +29,16 @@ export async function trigger(options: TriggerOptions, context: CommandContext):
   return api.call((client) => client.sandbox.events.create({ type, ...(overrides ? { overrides } : {}) }));
 }
 
-/** The human view: what was queued, where, and how to see it arrive. */
+/** The human view: what was queued, where, and how to see it arrive, in sentences. */
 export function renderTrigger(result: SandboxEventResult, { style }: CommandContext): string {
-  const where =
-    result.deliveries_queued === 0
-      ? style.yellow('no endpoint subscribes to it') +
-        '\nRun `parley listen --forward-to <url>` in another terminal to receive it'
-      : `to ${result.deliveries_queued} endpoint${result.deliveries_queued === 1 ? '' : 's'}`;
-  return `Queued ${style.bold(result.type)} ${result.id} ${where}`;
+  const queued = `Queued ${style.bold(result.type)} ${result.id}`;
+  if (result.deliveries_queued === 0) {
+    return (
+      `${queued}, but ${style.yellow('no endpoint subscribes to it')}.\n` +
+      'Run `parley listen --forward-to <url>` in another terminal to receive it.'
+    );
+  }
+  return `${queued} to ${result.deliveries_queued} endpoint${result.deliveries_queued === 1 ? '' : 's'}.`;
 }
 
 export default defineCommand({ run: trigger, render: renderTrigger });
