@@ -31,7 +31,7 @@ export function apiErrorToExit(error: unknown, credentials: Credentials): unknow
     });
   }
   if (isConfigurationError(error)) {
-    return withCode(EXIT.config, 'config_error', `${error.message} (from ${credentials.apiKeySource})`);
+    return withCode(EXIT.config, 'config_error', inCliWords(error.message, credentials));
   }
   if (isConnectionError(error)) {
     const what = isTimeoutError(error) ? 'timed out' : 'could not connect';
@@ -43,6 +43,17 @@ export function apiErrorToExit(error: unknown, credentials: Credentials): unknow
     );
   }
   return error;
+}
+
+/**
+ * The SDK's configuration message in the CLI's words: it names the SDK's options (`apiKey`,
+ * `baseUrl`), which a CLI user never set, so the value is named by where it came from instead.
+ */
+function inCliWords(message: string, credentials: Credentials): string {
+  const named = message
+    .replace('`apiKey` / PARLEY_API_KEY', `the API key from ${credentials.apiKeySource}`)
+    .replace('`baseUrl` / PARLEY_BASE_URL', `the base URL from ${credentials.baseUrlSource}`);
+  return named === message ? `${message} (from ${credentials.apiKeySource})` : named;
 }
 
 function hint(error: APIError, credentials: Credentials): string {
