@@ -151,3 +151,15 @@ export function examplesText(path: string): string {
   const examples = HELP_EXAMPLES[path];
   return examples ? `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}` : '';
 }
+
+/**
+ * Where the guides are published. The installed package holds no docs folder (its `files` are
+ * dist, README, LICENSE and CHANGELOG), so a message points at the published page, never at
+ * `docs/…`.
+ */
+export const DOCS_URL = 'https://github.com/parley/parley-tooling/blob/main/docs';
+
+/** The published address of a guide, and of one of its sections (a GitHub heading anchor). */
+export function docsLink(page: string, section?: string): string {
+  return `${DOCS_URL}/${page}${section === undefined ? '' : `#${section}`}`;
+}

@@ -118,7 +118,10 @@ describe('parley webhooks doctor', () => {
       ],
       ['✓ a valid delivery, timed', expect.stringMatching(/^answered in \d+ ms \(200\)$/)],
     ]);
-    expect(lines.at(-1)).toBe('3 passed, 3 failed, 2 not checked (see docs/testing-your-app.md)');
+    // The published guide: an installed CLI has no docs folder beside it.
+    expect(lines.at(-1)).toBe(
+      '3 passed, 3 failed, 2 not checked (see https://github.com/parley/parley-tooling/blob/main/docs/testing-your-app.md#grade-your-receiver-parley-webhooks-doctor)',
+    );
   });
 
   it('is a usage error without a secret (exit 2)', async () => {

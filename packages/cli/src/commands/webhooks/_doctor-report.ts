@@ -1,6 +1,10 @@
 import type { CommandContext } from '../../context';
+import { docsLink } from '../../help-examples';
 import { formatSeconds } from './_doctor-post';
 import type { DoctorReport } from './doctor';
+
+// Why a case can go unchecked, and how to make it checkable.
+const DOCTOR_GUIDE = docsLink('testing-your-app.md', 'grade-your-receiver-parley-webhooks-doctor');
 
 /**
  * The human report: one line per case with ✓ (passed), ✗ (failed) or – (its answers cannot show
@@ -14,7 +18,7 @@ export function renderDoctorReport(report: DoctorReport, { style }: CommandConte
   );
   const { passed, failed, unchecked } = report.counts;
   const summary = [`${passed} passed`, `${failed} failed`];
-  if (unchecked > 0) summary.push(`${unchecked} not checked (see docs/testing-your-app.md)`);
+  if (unchecked > 0) summary.push(`${unchecked} not checked (see ${DOCTOR_GUIDE})`);
   return [
     `Webhook doctor: ${report.url} (answers awaited ${formatSeconds(report.timeout_ms)})`,
     ...lines,
