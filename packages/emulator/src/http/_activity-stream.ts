@@ -1,3 +1,8 @@
+// Ours, not h3's EventStream (issue 22, measured against h3 2.0.8): EventStream queues every push
+// in an unbounded TransformStream and cannot end a stream with an error, so a client that does not
+// read holds all that is published (8,000 items of 4 KiB: 76.5 MiB held, here 0 once it is dropped)
+// and close() waits for it to read. It also formats and encodes each frame once per client: 50
+// reading clients, 1,000 items of 4 KiB cost 0.9-1.7 s of CPU, here 0.06-0.24 s (one frame shared).
 import type { ActivityEntry, ActivityFeed } from '../core/activity-feed';
 
 /** A comment line every so often keeps proxies and idle timeouts from closing a quiet stream. */

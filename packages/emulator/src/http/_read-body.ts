@@ -1,3 +1,7 @@
+// Ours, not h3's readBody with assertBodySize (issue 22): srvx's limit under it (1.0.8) cancels the
+// Node request stream when a body is over the limit, declared or streamed, and cancelling a Node
+// request stream mid-read crashed the server (issue 8). Here a refused body is drained instead
+// (discardRest), and the JSON depth is bounded before parsing.
 import { DomainError } from '../domain/domain-error';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './_json-depth';
 
