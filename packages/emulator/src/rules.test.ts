@@ -24,7 +24,10 @@ test('the public surface of @parley/emulator/rules is exactly this (review any c
     [
       "DURATION_EXAMPLES",
       "DURATION_UNITS",
+      "EMULATOR_FLAGS",
       "MAX_ADVANCE_MS",
+      "flagHelp",
+      "flagSpelling",
       "formatDuration",
       "parseDuration",
       "readDuration",
@@ -35,5 +38,5 @@ test('the public surface of @parley/emulator/rules is exactly this (review any c
 test('@parley/emulator/rules loads no package and no Node built-in: a client pays for the rules alone', () => {
   const { seen, bare } = closure('rules.ts');
   expect([...bare]).toEqual([]);
-  expect([...seen].sort()).toEqual(['domain/duration.ts', 'rules.ts']);
+  expect([...seen].sort()).toEqual(['domain/duration.ts', 'rules.ts', 'server/emulator-flags.ts']);
 });

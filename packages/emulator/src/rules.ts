@@ -9,3 +9,10 @@ export {
   parseDuration,
   readDuration,
 } from './domain/duration';
+export {
+  EMULATOR_FLAGS,
+  type EmulatorFlag,
+  type EmulatorFlagName,
+  flagHelp,
+  flagSpelling,
+} from './server/emulator-flags';

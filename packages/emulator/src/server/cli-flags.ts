@@ -1,4 +1,11 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import {
+  EMULATOR_FLAGS,
+  type EmulatorFlag,
+  type EmulatorFlagName,
+  flagHelp,
+  flagSpelling,
+} from './emulator-flags';
 import type { EmulatorServerOptions } from './start-server';
 
 /** The parsed command line of `parley-emulator`. */
@@ -17,50 +24,52 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** The `--help` text. */
-export const USAGE = `Usage: parley-emulator [options]
+const SPELLING_WIDTH = 28;
+const HELP_WIDTH = 70;
+const INDENT = ' '.repeat(2 + SPELLING_WIDTH);
 
-Runs the whole Parley sandbox locally: the /v1 API, signed webhooks, the control API and a web console.
+/** The `--help` text, from {@link EMULATOR_FLAGS}. */
+export const USAGE = [
+  'Usage: parley-emulator [options]',
+  '',
+  'Runs the whole Parley sandbox locally: the /v1 API, signed webhooks, the control API and a web console.',
+  '',
+  'Options:',
+  ...EMULATOR_FLAGS.flatMap(usageLines),
+  '',
+].join('\n');
 
-Options:
-  --port <n>                  port to listen on (default 4010; 0 picks a free one)
-  --host <host>               address to bind (default 127.0.0.1)
-  --data-dir <dir>            keep state in this directory across restarts (default: in memory)
-  --repair                    with --data-dir: drop damaged journal lines (listed on stderr), keep the rest, start
-  --clock <real|frozen>       real follows the wall clock; frozen moves only via POST /_emulator/clock/advance (default real)
-  --url-policy <local|strict> local also accepts http(s) webhook URLs on loopback hosts; strict is production's rule (default local)
-  --rate-limits <on|off>      per-minute rate limits (default on)
-  --retry-schedule <real|fast|none>
-                              webhook retries: real 30 s × 2^k up to 6 h (12 attempts, ~20.5 h); fast the same
-                              shape in 61.55 s; none one attempt, then failed (default real)
-  --seed <file>               JSON file of workspaces, applications, keys and endpoints to create at start
-  --json                      print one JSON ready line instead of the human summary
-  -h, --help                  show this help
-  -v, --version               show the version
-`;
+/** A flag's lines of `--help`: its spelling, then its help wrapped in a column, the default unbroken. */
+function usageLines(flag: EmulatorFlag): string[] {
+  const spelling = flagSpelling(flag);
+  const words = flag.help.split(' ');
+  if (flag.default !== undefined) words.push(flagHelp(flag).slice(flag.help.length + 1));
+  const help = wrap(words, HELP_WIDTH).map((line) => `${INDENT}${line}`);
+  if (spelling.length >= SPELLING_WIDTH) return [`  ${spelling}`, ...help];
+  return [`  ${spelling.padEnd(SPELLING_WIDTH)}${help[0]!.trimStart()}`, ...help.slice(1)];
+}
 
-const CHOICES = {
-  clock: ['real', 'frozen'],
-  'url-policy': ['local', 'strict'],
-  'rate-limits': ['on', 'off'],
-  'retry-schedule': ['real', 'fast', 'none'],
-} as const;
+function wrap(words: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
 
-const OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  'data-dir': { type: 'string' },
-  clock: { type: 'string' },
-  'url-policy': { type: 'string' },
-  'rate-limits': { type: 'string' },
-  'retry-schedule': { type: 'string' },
-  seed: { type: 'string' },
-  repair: { type: 'boolean' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const satisfies ParseArgsOptionsConfig;
-type OptionName = keyof typeof OPTIONS;
+/** What parseArgs reads: each flag of the table, with its type and short spelling. */
+const OPTIONS: ParseArgsOptionsConfig = Object.fromEntries(
+  EMULATOR_FLAGS.map((flag) => [
+    flag.name,
+    'short' in flag ? { type: flag.type, short: flag.short } : { type: flag.type },
+  ]),
+);
+// A Map: a name from the command line never indexes a plain object.
+const FLAGS: ReadonlyMap<string, EmulatorFlag> = new Map(EMULATOR_FLAGS.map((flag) => [flag.name, flag]));
 
 const unknownOption = (name: string) =>
   new UsageError(`Unknown option --${name}. Run parley-emulator --help.`);
@@ -85,20 +94,19 @@ export function parseCliFlags(argv: readonly string[]): CliFlags {
     if (token.kind === 'positional' || (!arg.startsWith('--') && arg !== token.rawName)) {
       throw unexpectedArgument(arg);
     }
-    const option = Object.hasOwn(OPTIONS, token.name) ? OPTIONS[token.name as OptionName] : undefined;
-    if (!option || (option.type === 'boolean' && token.value !== undefined)) {
+    const flag = FLAGS.get(token.name);
+    if (!flag || (flag.type === 'boolean' && token.value !== undefined)) {
       throw arg.startsWith('--') ? unknownOption(token.name) : unexpectedArgument(arg);
     }
-    if (option.type === 'boolean') {
-      if (token.name === 'repair') flags.repair = true;
-      else flags[token.name as 'json' | 'help' | 'version'] = true;
+    if (flag.type === 'boolean') {
+      SWITCHES[flag.name as SwitchName](flags);
       continue;
     }
     const value = token.value;
     if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--'))) {
       throw new UsageError(`Option --${token.name} needs a value.`);
     }
-    applyFlag(flags, token.name, value);
+    VALUES[flag.name as ValueName](flags, value);
   }
   if (flags.repair && flags.server.dataDir === undefined) {
     throw new UsageError('--repair needs --data-dir: it repairs the journals of that directory.');
@@ -106,49 +114,65 @@ export function parseCliFlags(argv: readonly string[]): CliFlags {
   return flags;
 }
 
-function choice<Name extends keyof typeof CHOICES>(
-  name: Name,
-  value: string,
-): (typeof CHOICES)[Name][number] {
-  if (!(CHOICES[name] as readonly string[]).includes(value)) {
-    throw new UsageError(
-      `--${name} must be one of ${CHOICES[name].join(', ')} (got ${JSON.stringify(value)}).`,
-    );
-  }
-  return value as (typeof CHOICES)[Name][number];
-}
+type SwitchName = Extract<(typeof EMULATOR_FLAGS)[number], { type: 'boolean' }>['name'];
+type ValueName = Exclude<EmulatorFlagName, SwitchName>;
+type Choice<Name extends ValueName> = Extract<
+  (typeof EMULATOR_FLAGS)[number],
+  { name: Name; choices: readonly string[] }
+>['choices'][number];
 
-function applyFlag(flags: CliFlags, name: string, value: string): void {
-  const server = flags.server;
-  switch (name) {
-    case 'port': {
-      const port = Number(value);
-      if (!/^\d+$/.test(value) || port > 65_535) {
-        throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)}).`);
-      }
-      server.port = port;
-      return;
+// One entry per flag of the table: a flag added there fails type-checking until it is read here.
+const SWITCHES: Record<SwitchName, (flags: CliFlags) => void> = {
+  repair: (flags) => {
+    flags.repair = true;
+  },
+  json: (flags) => {
+    flags.json = true;
+  },
+  help: (flags) => {
+    flags.help = true;
+  },
+  version: (flags) => {
+    flags.version = true;
+  },
+};
+
+const VALUES: Record<ValueName, (flags: CliFlags, value: string) => void> = {
+  port: ({ server }, value) => {
+    const port = Number(value);
+    if (!/^\d+$/.test(value) || port > 65_535) {
+      throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(value)}).`);
     }
-    case 'host':
-      server.host = value;
-      return;
-    case 'data-dir':
-      server.dataDir = value;
-      return;
-    case 'clock':
-      server.clock = choice('clock', value);
-      return;
-    case 'url-policy':
-      server.urlPolicy = choice('url-policy', value);
-      return;
-    case 'rate-limits':
-      server.rateLimits = choice('rate-limits', value) === 'on';
-      return;
-    case 'retry-schedule':
-      server.retrySchedule = choice('retry-schedule', value);
-      return;
-    case 'seed':
-      flags.seedFile = value;
-      return;
+    server.port = port;
+  },
+  host: ({ server }, value) => {
+    server.host = value;
+  },
+  'data-dir': ({ server }, value) => {
+    server.dataDir = value;
+  },
+  clock: ({ server }, value) => {
+    server.clock = choice('clock', value);
+  },
+  'url-policy': ({ server }, value) => {
+    server.urlPolicy = choice('url-policy', value);
+  },
+  'rate-limits': ({ server }, value) => {
+    server.rateLimits = choice('rate-limits', value) === 'on';
+  },
+  'retry-schedule': ({ server }, value) => {
+    server.retrySchedule = choice('retry-schedule', value);
+  },
+  seed: (flags, value) => {
+    flags.seedFile = value;
+  },
+};
+
+/** `value` when it is one of the flag's choices, else a {@link UsageError} listing them. */
+function choice<Name extends ValueName>(name: Name, value: string): Choice<Name> {
+  const choices = FLAGS.get(name)?.choices ?? [];
+  if (!choices.includes(value)) {
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got ${JSON.stringify(value)}).`);
   }
+  return value as Choice<Name>;
 }

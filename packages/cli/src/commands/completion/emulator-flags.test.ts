@@ -1,19 +1,48 @@
-import { runCli } from '@parley/emulator';
+import { EMULATOR_FLAGS, flagHelp } from '@parley/emulator/rules';
 import { describe, expect, it } from 'vitest';
-import { EMULATOR_START_FLAGS } from './_emulator-flags';
+import { buildProgram } from '../../_program';
+import { completion } from './index';
+
+const program = () => buildProgram('0.0.0', ['completion'], () => async () => {});
+const START = "-n '__fish_seen_subcommand_from emulator; and __fish_seen_subcommand_from start'";
 
 describe('completion of parley emulator start', () => {
-  it("offers exactly the flags of the emulator's own --help, with their choices", async () => {
-    const usage: string[] = [];
-    expect(await runCli(['--help'], { out: (line) => usage.push(line), err: () => {} })).toBe(0);
-    const text = usage.join('\n');
-    const documented = [...text.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((match) => match[1]);
-    // --json is a global flag of parley, passed on to the emulator.
-    const offered = [...EMULATOR_START_FLAGS.flatMap((option) => option.flags), '--json'];
-    expect(offered.filter((flag) => flag.startsWith('--')).sort()).toEqual(documented.sort());
-    for (const option of EMULATOR_START_FLAGS) {
-      if (Array.isArray(option.values))
-        expect(text).toContain(`${option.flags[0]} <${option.values.join('|')}>`);
+  it("offers every flag of the emulator's one table, with its help, its choices and files for a path", async () => {
+    const fish = (await completion({ shell: 'fish', program: program() })).split('\n');
+    const startLines = fish.filter((line) => line.startsWith(`complete -c parley ${START} -l `));
+    const expected = EMULATOR_FLAGS.filter((flag) => flag.name !== 'json').map((flag) => {
+      const values = 'choices' in flag ? ` -a '${flag.choices.join(' ')}'` : 'path' in flag ? ' -F' : '';
+      const short = 'short' in flag ? ` -s ${flag.short}` : '';
+      const help = flagHelp(flag).replaceAll("'", "\\'");
+      return `complete -c parley ${START} -l ${flag.name}${short}${flag.type === 'string' ? ' -r' : ''}${values} -d '${help}'`;
+    });
+    expect(startLines).toEqual(expected);
+    expect(expected).toHaveLength(EMULATOR_FLAGS.length - 1);
+    // --json is parley's own on every command, passed on to the emulator: offered once, as a global.
+    expect(fish.filter((line) => line.includes('-l json'))).toEqual([
+      expect.stringMatching(/^complete -c parley -l json -d /),
+    ]);
+  });
+
+  it('bash offers each flag after emulator start and its choices after it', async () => {
+    const bash = await completion({ shell: 'bash', program: program() });
+    const words = /^ {4}' emulator start'\) words='([^']*)'/m.exec(bash)?.[1]?.split(' ');
+    for (const flag of EMULATOR_FLAGS) {
+      expect(words, flag.name).toContain(`--${flag.name}`);
+      if ('choices' in flag) {
+        expect(bash).toContain(
+          `'--${flag.name}') COMPREPLY=($(compgen -W '${flag.choices.join(' ')}' -- "$cur")); return ;;`,
+        );
+      }
+    }
+  });
+
+  it('a shell it does not know is exit 2, also one named like a property of every object', async () => {
+    for (const shell of ['powershell', 'toString', 'constructor', '__proto__']) {
+      await expect(completion({ shell, program: program() }), shell).rejects.toMatchObject({
+        code: 2,
+        message: `unknown shell "${shell}": use bash, zsh or fish`,
+      });
     }
   });
 });

@@ -5,7 +5,7 @@ import { usageError } from '../../exit-error';
 import { terminalSafeText } from '../../output/terminal-safe';
 import { defineCommand } from '../command-module';
 import { bashScript } from './_bash';
-import { EMULATOR_START_FLAGS } from './_emulator-flags';
+import { emulatorStartFlags } from './_emulator-flags';
 import { fishScript } from './_fish';
 import { describeCommand, type ValueHints } from './_spec';
 import { zshScript } from './_zsh';
@@ -43,13 +43,26 @@ const VALUE_HINTS: ValueHints = {
   'config delete <name>': 'profiles',
 };
 
-const GENERATORS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+// A Map: the shell's name comes from the command line, and never indexes a plain object.
+const GENERATORS = new Map([
+  ['bash', bashScript],
+  ['zsh', zshScript],
+  ['fish', fishScript],
+]);
 
 /** Returns the completion script for `shell`: bash, zsh or fish. */
 export async function completion(options: CompletionOptions, _context?: CommandContext): Promise<string> {
-  const generate = GENERATORS[options.shell as keyof typeof GENERATORS];
+  const generate = GENERATORS.get(options.shell);
   if (!generate) throw usageError(`unknown shell "${options.shell}": use bash, zsh or fish`);
-  return generate(describeCommand(options.program, VALUE_HINTS, { 'emulator start': EMULATOR_START_FLAGS }));
+  // parley's --version and --help are its own; after `emulator start` they are the emulator's.
+  const globalFlags = new Set(
+    options.program.options
+      .map((option) => option.long ?? '')
+      .filter((flag) => flag !== '--version' && flag !== '--help'),
+  );
+  return generate(
+    describeCommand(options.program, VALUE_HINTS, { 'emulator start': emulatorStartFlags(globalFlags) }),
+  );
 }
 
 export default defineCommand({
