@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
-import { newRequestId } from '../domain/ids';
+import { isUuid, newRequestId } from '../domain/ids';
 import { assertSameOriginCaller } from './_origin-guard';
 import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
@@ -37,9 +37,12 @@ export function controlHandler(
     // Changes only: the console's own reads would otherwise fill the feed it watches.
     if (event.req.method !== 'GET') {
       const segments = event.url.pathname.split('/');
+      // Only an application that exists: a path's id is outside input, refused or not.
+      const applicationId = segments[2] === 'applications' ? segments[3] : undefined;
+      const known = isUuid(applicationId) && core.state.applications[applicationId] !== undefined;
       core.activity.publish({
         kind: 'control',
-        application_ids: segments[2] === 'applications' && segments[3] ? [segments[3]] : [],
+        application_ids: known ? [applicationId] : [],
         method: event.req.method,
         path: event.url.pathname,
         status: response.status,

@@ -14,7 +14,9 @@ import { errorResponse, jsonResponse } from './_respond';
  * emulator's own console and non-browser clients, like the rest of the control API.
  */
 export function registerStreamRoutes(app: H3, core: EmulatorCore): void {
-  app.get('/_emulator/stream', (event) => guarded(event, () => openStream(core.activity, event)));
+  app.get('/_emulator/stream', (event) =>
+    guarded(event, (requestId) => openStream(core.activity, event, requestId)),
+  );
   app.get('/_emulator/activity', (event) =>
     guarded(event, (requestId) => jsonResponse(200, activityPage(core.activity, event.url), requestId)),
   );
@@ -35,7 +37,7 @@ function guarded(event: H3Event, answer: (requestId: string) => Response): Respo
  * (header, as `EventSource` sends it when it reconnects, or `last_event_id` in the query), then
  * every item as it is published. Each is `id: <seq>` and `data: <item JSON>`, secrets masked.
  */
-function openStream(feed: ActivityFeed, event: H3Event): Response {
+function openStream(feed: ActivityFeed, event: H3Event, requestId: string): Response {
   const lastId = Number(
     event.req.headers.get('last-event-id') ?? event.url.searchParams.get('last_event_id') ?? Number.NaN,
   );
@@ -49,6 +51,8 @@ function openStream(feed: ActivityFeed, event: H3Event): Response {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
       'x-content-type-options': 'nosniff',
+      // Every answer carries its request id (DESIGN §2), a stream too.
+      'x-request-id': requestId,
     },
   });
 }
