@@ -7,14 +7,26 @@ import * as rules from './rules';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
+/** The modules `file` loads when it runs: imports and re-exports, not those of types only. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return [];
+    const typeOnly = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly
+      : statement.isTypeOnly;
+    const from = statement.moduleSpecifier;
+    return !typeOnly && from && ts.isStringLiteral(from) ? [from.text] : [];
+  });
+}
+
 /** Every module `file` loads, itself included, following relative imports; bare ones listed apart. */
 function closure(file: string, seen = new Set<string>(), bare = new Set<string>()) {
   if (seen.has(file)) return { seen, bare };
   seen.add(file);
-  const text = readFileSync(join(root, file), 'utf8');
-  for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
-    if (!fileName.startsWith('.')) bare.add(fileName);
-    else closure(`${relative(root, join(root, dirname(file), fileName))}.ts`, seen, bare);
+  for (const specifier of runtimeImports(file)) {
+    if (!specifier.startsWith('.')) bare.add(specifier);
+    else closure(`${relative(root, join(root, dirname(file), specifier))}.ts`, seen, bare);
   }
   return { seen, bare };
 }
@@ -22,6 +34,7 @@ function closure(file: string, seen = new Set<string>(), bare = new Set<string>(
 test('the public surface of @parley/emulator/rules is exactly this (review any change)', () => {
   expect(Object.keys(rules).sort()).toMatchInlineSnapshot(`
     [
+      "ACTIVITY_STATUSES",
       "DURATION_EXAMPLES",
       "DURATION_UNITS",
       "EMULATOR_FLAGS",
@@ -38,5 +51,12 @@ test('the public surface of @parley/emulator/rules is exactly this (review any c
 test('@parley/emulator/rules loads no package and no Node built-in: a client pays for the rules alone', () => {
   const { seen, bare } = closure('rules.ts');
   expect([...bare]).toEqual([]);
-  expect([...seen].sort()).toEqual(['domain/duration.ts', 'rules.ts', 'server/emulator-flags.ts']);
+  expect([...seen].sort()).toEqual([
+    'domain/activity-statuses.ts',
+    'domain/duration.ts',
+    'rules.ts',
+    'server/emulator-flags.ts',
+  ]);
+  // The check sees a module's imports: one that loads the SDK would be caught.
+  expect(closure('domain/faults.ts').bare).toEqual(new Set(['@parley/sdk']));
 });

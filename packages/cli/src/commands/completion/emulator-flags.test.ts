@@ -1,4 +1,4 @@
-import { EMULATOR_FLAGS, flagHelp } from '@parley/emulator/rules';
+import { ACTIVITY_STATUSES, EMULATOR_FLAGS, flagHelp } from '@parley/emulator/rules';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../_program';
 import { completion } from './index';
@@ -35,6 +35,14 @@ describe('completion of parley emulator start', () => {
         );
       }
     }
+  });
+
+  it("offers the emulator's activity statuses after logs tail --status, the list its console filters on", async () => {
+    const bash = await completion({ shell: 'bash', program: program() });
+    expect(bash).toContain(
+      `'--status') COMPREPLY=($(compgen -W '${ACTIVITY_STATUSES.join(' ')}' -- "$cur")); return ;;`,
+    );
+    expect(ACTIVITY_STATUSES).toContain('pending');
   });
 
   it('a shell it does not know is exit 2, also one named like a property of every object', async () => {

@@ -1,3 +1,4 @@
+import { ACTIVITY_STATUSES } from '@parley/emulator/rules';
 import { SANDBOX_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import type { Command } from 'commander';
 import type { CommandContext } from '../../context';
@@ -16,25 +17,12 @@ export interface CompletionOptions {
   program: Command;
 }
 
-/** What `logs tail --status` offers: the classes and the words; an exact code (404) is typed. */
-const LOG_STATUSES = [
-  '2xx',
-  '4xx',
-  '5xx',
-  'queued',
-  'sent',
-  'delivered',
-  'read',
-  'failed',
-  'received',
-  'pending',
-];
-
 /** Values commander cannot know: event types come from the SDK, the one list of them. */
 const VALUE_HINTS: ValueHints = {
   'trigger <event-type>': SANDBOX_EVENT_TYPES,
   'listen --events': WEBHOOK_EVENT_TYPES,
-  'logs tail --status': LOG_STATUSES,
+  // What the emulator filters its activity on; an exact code (404) is typed.
+  'logs tail --status': ACTIVITY_STATUSES,
   '--body': 'files',
   '--headers': 'files',
   // Profile names are read when completing, from `parley config list --json`.

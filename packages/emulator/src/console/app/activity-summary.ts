@@ -42,17 +42,3 @@ export const ACTIVITY_KINDS: readonly [string, string][] = [
   ['control', 'Control changes'],
   ['clock', 'Clock'],
 ];
-
-/** Statuses the timeline filters on. */
-export const ACTIVITY_STATUSES = [
-  '2xx',
-  '4xx',
-  '5xx',
-  'queued',
-  'sent',
-  'delivered',
-  'read',
-  'failed',
-  'received',
-  'pending',
-];

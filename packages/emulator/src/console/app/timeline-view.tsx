@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ACTIVITY_KINDS, ACTIVITY_STATUSES, activityStatus, activitySummary } from './activity-summary';
+import { ACTIVITY_STATUSES } from '../../domain/activity-statuses';
+import { ACTIVITY_KINDS, activityStatus, activitySummary } from './activity-summary';
 import { api, query } from './api';
 import { Badge } from './badge';
 import { useConsole } from './console-context';
