@@ -1,6 +1,7 @@
 // The start-up contract of the built CLI (issue 4): `--version` and `--help` load the entry and
 // commander only; the SDK, chalk and prompts load with the commands that use them.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,30 @@ describe('start-up path of the built CLI', () => {
       expect(await runCli([flag], {})).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     });
   }
+
+  it('--version to a reader that is gone, or to a closed stdout, exits 0 and says nothing (issue 23)', async () => {
+    // The child waits for a byte on stdin before running the CLI: by then its stdout has no reader.
+    const gate = join(dir, 'wait-for-go.cjs');
+    await writeFile(gate, "require('node:fs').readSync(0, Buffer.alloc(1));");
+    const child = spawn(process.execPath, ['--require', gate, CLI_PATH, '--version'], { env: cliEnv({}) });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const closed = once(child, 'close');
+    child.stdout.destroy();
+    await once(child.stdout, 'close');
+    child.stdin.end('go');
+    const [code] = await closed;
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+
+    const closedStdout = await promisify(execFile)(
+      '/bin/sh',
+      ['-c', 'exec "$0" "$@" >&-', process.execPath, CLI_PATH, '--version'],
+      { env: cliEnv({}) },
+    );
+    expect(closedStdout).toEqual({ stdout: '', stderr: '' });
+  });
 
   it('status loads the SDK but neither prompts nor the emulator', async () => {
     const { source } = await loadedFiles(['status', '--json']);
