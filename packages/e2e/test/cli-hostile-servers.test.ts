@@ -104,7 +104,9 @@ describe('parley webhooks doctor against a receiver whose answer never ends', ()
         expect.stringMatching(/^answered in \d+ ms \(200\)$/),
       ]);
       expect(stdout).not.toContain('no answer within');
-      expect(report.at(-1)).toEqual(['3 passed, 3 failed, 2 not checked (see docs/testing-your-app.md)']);
+      expect(report.at(-1)).toEqual([
+        '3 passed, 3 failed, 2 not checked (see https://github.com/parley/parley-tooling/blob/main/docs/testing-your-app.md#grade-your-receiver-parley-webhooks-doctor)',
+      ]);
     } finally {
       await receiver.close();
     }
