@@ -5,7 +5,7 @@
 //   node scripts/stress-tests.mjs [--rounds N] [--busy N] [--suite unit|hardening|all] [-- vitest args…]
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -59,8 +59,10 @@ function runSuite(name) {
       output += chunk;
     });
     child.on('close', (code) => {
-      output = output.replace(/\x1b\[[0-9;]*m/g, '');
-      const failures = output.split('\n').filter((line) => /^\s*(×|✗|FAIL)\s/.test(line) || /Unhandled/.test(line));
+      output = stripVTControlCharacters(output);
+      const failures = output
+        .split('\n')
+        .filter((line) => /^\s*(×|✗|FAIL)\s/.test(line) || /Unhandled/.test(line));
       const summary = output.split('\n').find((line) => /^\s*Tests\s+\d/.test(line.trim())) ?? '';
       resolve({ code, failures: [...new Set(failures.map((line) => line.trim()))], summary: summary.trim() });
     });
@@ -68,7 +70,9 @@ function runSuite(name) {
 }
 
 let failedRounds = 0;
-console.log(`stress: ${rounds} round(s) of ${chosen.join(' + ')} with ${busy} busy loop(s) on ${availableParallelism()} core(s)`);
+console.log(
+  `stress: ${rounds} round(s) of ${chosen.join(' + ')} with ${busy} busy loop(s) on ${availableParallelism()} core(s)`,
+);
 for (let round = 1; round <= rounds; round++) {
   for (const name of chosen) {
     const started = performance.now();
