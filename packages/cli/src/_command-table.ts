@@ -48,6 +48,10 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
         )
         .option('--timeout <seconds>', 'give up --wait after this many seconds', '60')
         .option('--interval <ms>', 'poll interval of --wait', '1000')
+        .option(
+          '--advance',
+          "with --wait, move the emulator's clock (a second at a time, up to --timeout) instead of waiting",
+        )
         .action(lazy(() => import('./commands/send/index')));
     },
   ],

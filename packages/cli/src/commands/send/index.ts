@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Message, SendMessageParams } from '@parley/sdk';
 import { type ApiSession, openApiSession } from '../../client/api-session';
 import { allTemplates } from '../../client/connection-templates';
+import { type EmulatorTarget, probeEmulator } from '../../client/emulator-probe';
 import { FOLLOW_STATUSES, followMessage } from '../../client/follow-message';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
-import { usageError } from '../../exit-error';
+import { EXIT, ExitError, usageError } from '../../exit-error';
 import { renderMessage } from '../../output/message-view';
 import { positiveNumber } from '../_numbers';
 import { defineCommand } from '../command-module';
@@ -24,6 +25,8 @@ export interface SendOptions extends ClientOptions {
   wait?: boolean | string;
   timeout?: string | number;
   interval?: string | number;
+  /** With `wait`: move the emulator's clock until the message gets there, instead of waiting. */
+  advance?: boolean;
 }
 
 /** Everything a send needs; the interactive flow fills in what the flags left out. */
@@ -46,14 +49,22 @@ export async function send(options: SendOptions, context: CommandContext): Promi
     throw usageError('pass either --template or --text, not both');
   }
   const waitFor = waitStatus(options.wait);
+  if (options.advance && !waitFor) {
+    throw usageError("--advance moves the emulator's clock while --wait follows the message: add --wait");
+  }
   let draft: SendDraft = { ...pickDraft(options), variables: options.var ?? [] };
   const api = await openApiSession(options, context);
-  // Said before anything is sent: the key's environment already tells.
-  if (waitFor === 'read' && api.credentials.apiKey.startsWith('prl_sandbox_')) {
+  // Asked once, before anything is sent: whether --wait can end, and who moves the clock.
+  const emulator = waitFor ? await probeBeforeSending(api, context) : undefined;
+  if (options.advance && !emulator) {
     throw usageError(
-      'sandbox messages stop at delivered and are never read, so --wait read would only time out: use --wait delivered',
+      `--advance moves the emulator's clock, and ${new URL(api.credentials.baseUrl).origin} is not an emulator (it has no GET /_emulator/clock): use --wait alone`,
     );
   }
+  // Said before anything is asked or sent when the recipient is known; after the questions if not.
+  const neverRead = waitFor === 'read' && api.credentials.apiKey.startsWith('prl_sandbox_');
+  const knownTo = draft.to;
+  if (neverRead && knownTo) await refuseNeverRead(emulator, knownTo, context);
   // In a terminal, a template without --var is checked for variables to ask for.
   const mayAsk = missing(draft).length > 0 || (draft.template !== undefined && draft.variables.length === 0);
   if (mayAsk && context.interactive) {
@@ -66,6 +77,7 @@ export async function send(options: SendOptions, context: CommandContext): Promi
       `missing ${stillMissing.join(', ')}: e.g. parley send --connection <id> --to +33612345678 --template hello_world --language en (or --text "…")`,
     );
   }
+  if (neverRead && !knownTo) await refuseNeverRead(emulator, draft.to!, context);
   if (draft.template && !draft.language) draft.language = await onlyLanguage(api, draft);
   const idempotencyKey = options.idempotencyKey ?? randomUUID();
   if (!options.idempotencyKey) {
@@ -81,8 +93,41 @@ export async function send(options: SendOptions, context: CommandContext): Promi
       until: waitFor,
       timeoutMs: positiveNumber(options.timeout ?? 60, '--timeout') * 1000,
       intervalMs: positiveNumber(options.interval ?? 1000, '--interval'),
+      advance: options.advance === true,
+      emulator: emulator ?? null,
+      offersAdvance: true,
     },
     context,
+  );
+}
+
+/** The emulator behind the base URL, or null; Ctrl-C while asking is exit 130, nothing sent. */
+async function probeBeforeSending(api: ApiSession, context: CommandContext): Promise<EmulatorTarget | null> {
+  try {
+    return (await probeEmulator(api, context)) ?? null;
+  } catch (error) {
+    if (context.signal.aborted) throw new ExitError(EXIT.interrupted, 'interrupted: nothing was sent');
+    throw error;
+  }
+}
+
+/**
+ * Sandbox messages stop at delivered and are never read, but for the emulator's magic recipient
+ * that is read (`parley emulator magic-numbers`): --wait read is refused before the send unless
+ * the recipient is that one.
+ */
+async function refuseNeverRead(
+  emulator: EmulatorTarget | null | undefined,
+  to: string,
+  context: CommandContext,
+): Promise<void> {
+  const behaviour = await emulator?.magicBehaviour(to).catch((error: unknown) => {
+    if (context.signal.aborted) throw new ExitError(EXIT.interrupted, 'interrupted: nothing was sent');
+    throw error;
+  });
+  if (behaviour === 'read') return;
+  throw usageError(
+    'sandbox messages stop at delivered and are never read, so --wait read would only time out: use --wait delivered',
   );
 }
 
