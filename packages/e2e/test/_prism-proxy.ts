@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { expect } from 'vitest';
 
 // Prism (a root devDependency) checks real answers against an OpenAPI description: a validator
 // nobody here wrote, so a description and an emulator that share a mistake cannot both pass.
@@ -134,4 +135,33 @@ export function violationsOf(response: Response): PrismViolation[] {
 /** Whether Prism answered itself (a refused request, a refused answer, no such route): problem+json. */
 export function isPrismProblem(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
+}
+
+/**
+ * Where a request must break the description: a place such as `body.ms` or `query.limit` that must
+ * be among the request's violations, `*` for anywhere, `null` for nowhere, `unchecked` when the
+ * request does not matter (a call refused before anything of it is read).
+ */
+export type RequestViolation = string | null;
+
+/**
+ * Asserts what Prism saw of one exchange (`text` is the answer's body): it answered nothing itself,
+ * the answer breaks nothing in the description, and the request breaks it exactly as `expected`.
+ */
+export function expectPrismSaw(
+  response: Response,
+  text: string,
+  expected: RequestViolation,
+  label: string,
+): void {
+  expect(isPrismProblem(response), `${label}: Prism answered itself ${response.status}: ${text}`).toBe(false);
+  const violations = violationsOf(response);
+  expect(
+    violations.filter((violation) => violation.location[0] !== 'request'),
+    `${label}: the answer ${response.status} breaks the description: ${text.slice(0, 500)}`,
+  ).toEqual([]);
+  const places = violations.map((violation) => violation.location.slice(1).join('.'));
+  if (expected === null) expect(places, `${label}: the request breaks the description`).toEqual([]);
+  else if (expected === '*') expect(places, `${label}: the description takes it`).not.toEqual([]);
+  else if (expected !== 'unchecked') expect(places, `${label}: the description takes it`).toContain(expected);
 }

@@ -16,7 +16,13 @@ import type { ErrorBody, ListEnvelope } from '@parley/sdk';
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { isPrismProblem, type PrismProxy, startPrismProxy, violationsOf } from './_prism-proxy';
+import {
+  expectPrismSaw,
+  isPrismProblem,
+  type PrismProxy,
+  type RequestViolation,
+  startPrismProxy,
+} from './_prism-proxy';
 
 // docs/emulator-api.yaml checked against the emulator's real answers by Prism, a validator nobody
 // here wrote. Valid calls go through Prism in --errors mode: a request or an answer that breaks the
@@ -170,34 +176,22 @@ function send(base: string, method: Method, template: string, call: Call): Promi
   return fetch(url, { method: method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) });
 }
 
-/**
- * Sends through a Prism proxy and checks what Prism saw: no violation of the answer, and of the
- * request exactly `requestViolation`: a place such as `body.ms` that must be among the request's
- * violations, `*` for any, `null` for none, `unchecked` where the request does not matter (a call
- * refused before anything is read). Records the operation's status.
- */
+/** Sends through a Prism proxy, checks what Prism saw (see `expectPrismSaw`), records the status. */
 async function exchange(
   proxy: PrismProxy,
   method: Method,
   template: string,
   call: Call,
-  requestViolation: string | null,
+  requestViolation: RequestViolation,
 ): Promise<Answer> {
-  const label = `${method.toUpperCase()} ${template} ${JSON.stringify(call).slice(0, 300)}`;
   const response = await send(proxy.url, method, template, call);
   const text = await response.text();
-  expect(isPrismProblem(response), `${label}: Prism answered itself ${response.status}: ${text}`).toBe(false);
-  const violations = violationsOf(response);
-  expect(
-    violations.filter((violation) => violation.location[0] !== 'request'),
-    `${label}: the answer ${response.status} breaks the description: ${text.slice(0, 500)}`,
-  ).toEqual([]);
-  const places = violations.map((violation) => violation.location.slice(1).join('.'));
-  if (requestViolation === null) expect(places, `${label}: the request breaks the description`).toEqual([]);
-  else if (requestViolation === '*') expect(places, `${label}: the description takes it`).not.toEqual([]);
-  else if (requestViolation !== 'unchecked') {
-    expect(places, `${label}: the description takes it`).toContain(requestViolation);
-  }
+  expectPrismSaw(
+    response,
+    text,
+    requestViolation,
+    `${method.toUpperCase()} ${template} ${JSON.stringify(call).slice(0, 300)}`,
+  );
   const operation = `${method.toUpperCase()} ${template}`;
   const statuses = produced.get(operation) ?? new Set();
   statuses.add(String(response.status));
@@ -232,8 +226,8 @@ interface Refusal {
   /** `details.field` and `details.reason`, when the answer names them. */
   field?: string;
   reason?: string;
-  /** Where the description refuses the request (see {@link exchange}); `null`: only the emulator can tell. */
-  at: string | null;
+  /** Where the description refuses the request (`null`: only the emulator can tell). */
+  at: RequestViolation;
 }
 
 /** A call the emulator refuses, through the Prism that forwards everything: its exact error. */
@@ -1112,7 +1106,7 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', () => {
           at: '*',
         },
       );
-      expect(deep.error.details).toEqual({ reason: 'too_deep', max_depth: 64 });
+      expect(deep.error.details).toEqual({ field: 'body', reason: 'too_deep', max_depth: 64 });
     }
   });
 

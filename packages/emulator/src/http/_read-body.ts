@@ -98,7 +98,9 @@ export function parseJsonBody(read: BodyRead, emptyAs?: unknown): unknown {
   if (!read.ok) throw read.error;
   if (read.text.trim() === '' && emptyAs !== undefined) return emptyAs;
   if (nestsDeeperThan(read.text, MAX_JSON_DEPTH)) {
+    // DESIGN §2: a validation error names its field; here the body as a whole.
     throw new DomainError('validation_error', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+      field: 'body',
       reason: 'too_deep',
       max_depth: MAX_JSON_DEPTH,
     });
