@@ -54,5 +54,63 @@ describe.runIf(runBrowserTests)(
       expect(server.emulator.clock.now()).toBe(start + 5_400_000);
       expect(pageErrors).toEqual([]);
     });
+
+    it('sends the fault form as typed and marks the field the emulator refuses, at its limit and one past', async () => {
+      await page.goto(`${server.consoleUrl}#view=testing`);
+      const submit = () => page.getByRole('button', { name: 'Add fault' }).click();
+      const refusedAt = async (id: string, message: string) => {
+        await page.locator('#fault-error', { hasText: message }).waitFor();
+        expect(await page.locator('#fault-error').textContent()).toBe(`${message} (validation_error)`);
+        expect(await page.locator(`#${id}`).getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator(`#${id}`).getAttribute('aria-describedby')).toBe('fault-error');
+        expect(await page.locator('#fault-form [aria-invalid="true"]').count()).toBe(1);
+      };
+      const added = async (text: string) => {
+        await page.locator('#status-message', { hasText: text }).waitFor();
+        expect(await page.locator('#fault-form [aria-invalid="true"]').count()).toBe(0);
+      };
+      await page.locator('#fault-times').fill('0');
+      await submit();
+      await refusedAt('fault-times', 'times must be a whole number from 1 to 10000.');
+      await page.locator('#fault-times').fill('10001');
+      await submit();
+      await refusedAt('fault-times', 'times must be a whole number from 1 to 10000.');
+      await page.locator('#fault-times').fill('10000');
+      await submit();
+      await added('Fault added: 503 internal_error.');
+
+      await page.locator('#fault-times').fill('1');
+      await page.locator('#fault-status').fill('600');
+      await submit();
+      await refusedAt('fault-status', 'fault.status must be an HTTP error status from 400 to 599.');
+      await page.locator('#fault-status').fill('599');
+      await page.locator('#fault-retry-after').fill('86401');
+      await submit();
+      await refusedAt('fault-retry-after', 'fault.retry_after must be whole seconds from 0 to 86400.');
+      await page.locator('#fault-code').fill('');
+      await page.locator('#fault-retry-after').fill('');
+      await submit();
+      await refusedAt(
+        'fault-kind',
+        'fault must be one of {"status","code","retry_after"?}, {"hang":true}, {"drop":true}, {"delay_ms"}.',
+      );
+
+      await page.locator('#fault-kind').selectOption('delay');
+      await page.locator('#fault-delay').fill('600001');
+      await submit();
+      await refusedAt('fault-delay', 'fault.delay_ms must be a whole number from 1 to 600000.');
+      await page.locator('#fault-delay').fill('600000');
+      await submit();
+      await added('Fault added: delay 600000 ms.');
+      const rows = page.locator('#fault-list tbody tr');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await rows.locator('td:nth-child(2), td:nth-child(3)').allTextContents()).toEqual([
+        '503 internal_error',
+        '10000 of 10000',
+        'delay 600000 ms',
+        '1 of 1',
+      ]);
+      expect(pageErrors).toEqual([]);
+    });
   },
 );

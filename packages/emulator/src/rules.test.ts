@@ -35,6 +35,7 @@ test('the public surface of @parley/emulator/rules is exactly this (review any c
   expect(Object.keys(rules).sort()).toMatchInlineSnapshot(`
     [
       "ACTIVITY_STATUSES",
+      "CHAOS_KINDS",
       "DURATION_EXAMPLES",
       "DURATION_UNITS",
       "EMULATOR_FLAGS",
@@ -53,6 +54,7 @@ test('@parley/emulator/rules loads no package and no Node built-in: a client pay
   expect([...bare]).toEqual([]);
   expect([...seen].sort()).toEqual([
     'domain/activity-statuses.ts',
+    'domain/chaos-kinds.ts',
     'domain/duration.ts',
     'rules.ts',
     'server/emulator-flags.ts',

@@ -1,6 +1,7 @@
 // @parley/emulator/rules: the emulator's rules a client reads without loading the emulator (the
 // CLI's `clock advance` and its completion). Only dependency-free modules go here, never a server.
 export { ACTIVITY_STATUSES } from './domain/activity-statuses';
+export { CHAOS_KINDS, type ChaosKind } from './domain/chaos-kinds';
 export {
   DURATION_EXAMPLES,
   DURATION_UNITS,

@@ -115,7 +115,9 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
       );
     }
     const answer = parsedJson(read?.bytes) as
-      | (Answer & { error?: { code: string; message: string } })
+      | (Answer & {
+          error?: { code: string; message: string; request_id?: string; details?: Record<string, unknown> };
+        })
       | undefined;
     if (response.ok && answer !== undefined) return answer;
     if (answer?.error === undefined && (response.status === 404 || response.ok)) {
@@ -127,7 +129,16 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
     const reason = answer?.error
       ? `${answer.error.message} (${answer.error.code})`
       : `HTTP ${response.status}`;
-    throw new ExitError(EXIT.api, `the emulator refused ${what}: ${reason}`);
+    // The emulator's own error body, for --json and for a command that names the refused flag.
+    const errorBody = answer?.error && {
+      error: {
+        code: answer.error.code,
+        message: answer.error.message,
+        request_id: answer.error.request_id ?? null,
+        ...(answer.error.details === undefined ? {} : { details: answer.error.details }),
+      },
+    };
+    throw new ExitError(EXIT.api, `the emulator refused ${what}: ${reason}`, errorBody);
   };
   return {
     origin,

@@ -1,24 +1,9 @@
+import { CHAOS_KINDS, type ChaosKind } from './chaos-kinds';
 import { invalid, isObject } from './input-checks';
 import { nextRandom } from './seeded-random';
 
-/**
- * What webhook chaos can do to a delivery (docs/testing-your-app.md#webhook-chaos). Each runs with
- * the delivery's first attempt: `duplicate` sends a second, identical copy after it;
- * `out_of_order` and `delayed` hold the delivery back; the four forged kinds send, before it, a
- * copy a right receiver refuses with a 4xx.
- */
-export const CHAOS_KINDS = [
-  'duplicate',
-  'out_of_order',
-  'delayed',
-  'stale_timestamp',
-  'tampered_body',
-  'wrong_secret',
-  'other_event_signature',
-] as const;
-
-/** One of {@link CHAOS_KINDS}. */
-export type ChaosKind = (typeof CHAOS_KINDS)[number];
+// The kinds live in their own module, which the console and the CLI load without the rules below.
+export { CHAOS_KINDS, type ChaosKind } from './chaos-kinds';
 
 /** The kinds whose copy is forged: a right receiver refuses it with a 4xx. */
 export type ForgedChaosKind = 'stale_timestamp' | 'tampered_body' | 'wrong_secret' | 'other_event_signature';

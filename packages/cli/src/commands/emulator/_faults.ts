@@ -1,16 +1,4 @@
 import type { EmulatorFault } from '../../client/control-api';
-import { usageError } from '../../exit-error';
-
-/** A whole-number flag value within bounds, else a usage error naming the flag. */
-export function wholeFlag(flag: string, value: unknown, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const number = /^\d{1,12}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(number >= min && number <= max)) {
-    throw usageError(`${flag} takes a whole number from ${min} to ${max}, not "${String(value)}"`);
-  }
-  return number;
-}
 
 /** What a fault answers, as people read it: `503 internal_error (Retry-After 2 s)`, `hang`, … */
 export function describeAnswer(answer: EmulatorFault['fault']): string {

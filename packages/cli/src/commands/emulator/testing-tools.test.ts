@@ -135,28 +135,92 @@ describe('parley emulator faults, magic-numbers, chaos', () => {
     await clearFaults({}, context());
   });
 
-  it('refuses bad fault flags with exit 2 before any call', async () => {
-    for (const options of [
-      {},
-      { hang: true, drop: true },
-      { status: '503' },
-      { code: 'internal_error' },
-      { status: '200', code: 'ok' },
-      { status: '503', code: 'Bad Code' },
-      { drop: true, retryAfter: '2' },
-      { drop: true, times: '0' },
-      { drop: true, path: '/messages' },
-      { delayMs: 'soon' },
-      { drop: true, keyId: 'nope' },
-      { drop: true, keyPrefix: 'sandbox_AbCd' },
-      { drop: true, keyPrefix: 'prl_' },
-      { drop: true, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'prl_sandbox_AbCd' },
-    ]) {
-      await expect(addFault(options, context(noCall)), JSON.stringify(options)).rejects.toMatchObject({
+  it('sends the flags as given and names the flag the emulator refuses: exit 2, nothing added', async () => {
+    const answer =
+      'the answer (--status with --code, --hang, --drop or --delay-ms) must be one of {"status","code","retry_after"?}, {"hang":true}, {"drop":true}, {"delay_ms"}.';
+    for (const [options, message] of [
+      [{}, answer],
+      [{ hang: true, drop: true }, answer],
+      [{ status: '503' }, answer],
+      [{ code: 'internal_error' }, answer],
+      [{ status: '200', code: 'ok' }, '--status must be an HTTP error status from 400 to 599.'],
+      [{ status: '503', code: 'Bad Code' }, '--code must be an error code such as "rate_limited".'],
+      [{ drop: true, retryAfter: '2' }, answer],
+      [{ drop: true, times: '0' }, '--times must be a whole number from 1 to 10000.'],
+      [
+        { drop: true, path: '/messages' },
+        '--path must be a /v1 path such as "/v1/messages" ("*" for one segment).',
+      ],
+      [{ delayMs: 'soon' }, '--delay-ms must be a whole number from 1 to 600000.'],
+      [{ drop: true, keyId: 'nope' }, '--key-id must be the id (UUID) of an API key.'],
+      [
+        { drop: true, keyPrefix: 'sandbox_AbCd' },
+        '--key-prefix must be the start of an API key, e.g. "prl_sandbox_AbCd".',
+      ],
+      [
+        { drop: true, keyPrefix: 'prl_' },
+        '--key-prefix must be the start of an API key, e.g. "prl_sandbox_AbCd".',
+      ],
+      [
+        { drop: true, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'prl_sandbox_AbCd' },
+        '--key-prefix: Give key_id or key_prefix, not both.',
+      ],
+    ] as const) {
+      await expect(addFault(options, context()), JSON.stringify(options)).rejects.toMatchObject({
         code: 2,
+        message,
+        body: { error: { code: 'usage_error', message } },
       });
     }
+    expect(await listFaults({}, context())).toEqual([]);
     await expect(clearFaults({ id: 'x' }, context(noCall))).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("has no bound of its own: the emulator's take effect, at the limit and one past it", async () => {
+    const sent: unknown[] = [];
+    const recording = context({
+      fetch: async (request) => {
+        sent.push(await request.clone().json());
+        return emulator.fetch(request);
+      },
+    });
+    const limits = [
+      ['times', '10000', '10001', '--times must be a whole number from 1 to 10000.'],
+      ['delayMs', '600000', '600001', '--delay-ms must be a whole number from 1 to 600000.'],
+    ] as const;
+    for (const [flag, atLimit, past, message] of limits) {
+      const options = flag === 'times' ? { hang: true } : {};
+      expect(await addFault({ ...options, [flag]: atLimit }, recording)).toMatchObject({
+        remaining: expect.any(Number),
+      });
+      await expect(addFault({ ...options, [flag]: past }, recording)).rejects.toMatchObject({
+        code: 2,
+        message,
+      });
+    }
+    await expect(
+      addFault({ status: '599', code: 'x', retryAfter: '86401' }, recording),
+    ).rejects.toMatchObject({ code: 2, message: '--retry-after must be whole seconds from 0 to 86400.' });
+    await expect(addFault({ status: '600', code: 'x' }, recording)).rejects.toMatchObject({
+      code: 2,
+      message: '--status must be an HTTP error status from 400 to 599.',
+    });
+    // Each went to the emulator as a number: the CLI converts, it does not judge.
+    expect(sent).toEqual([
+      { times: 10_000, fault: { hang: true } },
+      { times: 10_001, fault: { hang: true } },
+      { fault: { delay_ms: 600_000 } },
+      { fault: { delay_ms: 600_001 } },
+      { fault: { status: 599, code: 'x', retry_after: 86_401 } },
+      { fault: { status: 600, code: 'x' } },
+    ]);
+    // Text that is no number goes as text (NaN would be sent as null, read as "not given").
+    await expect(addFault({ hang: true, times: '1e999' }, recording)).rejects.toMatchObject({
+      code: 2,
+      message: '--times must be a whole number from 1 to 10000.',
+    });
+    expect(sent.at(-1)).toEqual({ times: '1e999', fault: { hang: true } });
+    await clearFaults({}, context());
   });
 
   it('lists the magic recipients', async () => {
@@ -204,9 +268,6 @@ describe('parley emulator faults, magic-numbers, chaos', () => {
     for (const options of [
       { endpointId: 'x' },
       { endpointId: endpoint.id, duplicate: 'twice' },
-      { endpointId: endpoint.id, duplicate: 'rate:2' },
-      { endpointId: endpoint.id, duplicate: 'next:0' },
-      { endpointId: endpoint.id, delayMs: '5' },
       { endpointId: endpoint.id, duplicate: 'next:1', off: true },
       { endpointId: endpoint.id, seed: '1' },
     ]) {
@@ -214,6 +275,46 @@ describe('parley emulator faults, magic-numbers, chaos', () => {
         code: 2,
       });
     }
+    // The amounts are the emulator's to judge: what it refuses is exit 2 naming the flag.
+    for (const [options, message] of [
+      [{ duplicate: 'rate:2' }, '--duplicate rate:R must be a number from 0 to 1.'],
+      [{ duplicate: 'rate:' }, '--duplicate rate:R must be a number from 0 to 1.'],
+      [{ duplicate: 'next:0' }, '--duplicate next:N must be a whole number from 1 to 1000.'],
+      [{ outOfOrder: 'next:1001' }, '--out-of-order next:N must be a whole number from 1 to 1000.'],
+      [{ delayMs: '5' }, '--delayed must be {"rate": 0 to 1} or {"next": N}.'],
+      [
+        { delayed: 'next:1', delayMs: '21600001' },
+        '--delay-ms must be whole milliseconds from 1 to 21600000 (6 h).',
+      ],
+      [{ duplicate: 'next:1', seed: '4294967296' }, '--seed must be a whole number from 0 to 4294967295.'],
+    ] as const) {
+      await expect(
+        endpointChaos({ endpointId: endpoint.id, ...options }, context()),
+        message,
+      ).rejects.toMatchObject({
+        code: 2,
+        message,
+      });
+    }
+    expect(
+      await endpointChaos(
+        {
+          endpointId: endpoint.id,
+          outOfOrder: 'next:1000',
+          delayed: 'rate:1',
+          delayMs: '21600000',
+          seed: '4294967295',
+        },
+        context(),
+      ),
+    ).toMatchObject({
+      chaos: {
+        seed: 4_294_967_295,
+        out_of_order: { next: 1000 },
+        delayed: { rate: 1, delay_ms: 21_600_000 },
+      },
+    });
+    await endpointChaos({ endpointId: endpoint.id, off: true }, context());
     await expect(
       endpointChaos({ endpointId: '00000000-0000-4000-8000-000000000000' }, context()),
     ).rejects.toMatchObject({ code: 1 });

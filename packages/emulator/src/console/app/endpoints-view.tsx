@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ChaosView } from '../../core/control';
-import type { ChaosKind } from '../../domain/webhook-chaos';
+import { CHAOS_KINDS, type ChaosKind } from '../../domain/chaos-kinds';
 import { ApiError, api, path, query } from './api';
 import { useConsole } from './console-context';
 import type { Application, Endpoint, List } from './control-types';
@@ -211,17 +211,6 @@ interface ChaosDraft {
   seed: number | null;
 }
 
-/** Every kind of webhook chaos, in the emulator's order (a Record: a new kind fails type-checking until offered). */
-const KINDS = Object.keys({
-  duplicate: 1,
-  out_of_order: 1,
-  delayed: 1,
-  stale_timestamp: 1,
-  tampered_body: 1,
-  wrong_secret: 1,
-  other_event_signature: 1,
-} satisfies Record<ChaosKind, 1>) as ChaosKind[];
-
 /** The kinds set in a `GET /_emulator/endpoints/{id}/chaos` answer, the seed and the counts apart. */
 function splitChaos(view: ChaosView) {
   const { endpoint_id: _id, seed, applied, ...kinds } = view;
@@ -266,7 +255,7 @@ function ChaosSettings({ endpoint }: { endpoint: Endpoint }) {
     // Empty or not a number goes as null: the API refuses it, naming the field.
     const number = (name: string) => (text(name) === '' ? null : Number(text(name)));
     const body: Record<string, unknown> = {};
-    for (const kind of KINDS) {
+    for (const kind of CHAOS_KINDS) {
       const mode = text(`${kind}.mode`);
       if (mode !== 'next' && mode !== 'rate') continue;
       const delay = kind === 'delayed' ? number('delayed.delay_ms') : null;
@@ -364,7 +353,7 @@ function ChaosForm({
   return (
     <form class="chaos-form" aria-label={`Webhook chaos of ${endpoint.url}`} onSubmit={onApply} noValidate>
       <div class="chaos-grid">
-        {KINDS.map((kind) => {
+        {CHAOS_KINDS.map((kind) => {
           const setting = draft.kinds[kind];
           // A used-up `next` (0) is off: the API takes 1 and more.
           const mode = !setting || setting.next === 0 ? 'off' : setting.next === undefined ? 'rate' : 'next';

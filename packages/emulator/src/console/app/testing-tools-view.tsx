@@ -89,6 +89,19 @@ function answerText(answer: FaultView['fault']): string {
   return `${answer.status} ${answer.code}${answer.retry_after === undefined ? '' : `, Retry-After ${answer.retry_after} s`}`;
 }
 
+/** The form's input for each field of the `POST /_emulator/faults` body, to mark the one refused. */
+const FAULT_INPUTS: ReadonlyMap<string, string> = new Map([
+  ['method', 'fault-method'],
+  ['path', 'fault-path'],
+  ['key_prefix', 'fault-key-prefix'],
+  ['times', 'fault-times'],
+  ['fault', 'fault-kind'],
+  ['fault.status', 'fault-status'],
+  ['fault.code', 'fault-code'],
+  ['fault.retry_after', 'fault-retry-after'],
+  ['fault.delay_ms', 'fault-delay'],
+]);
+
 /** Injected faults: the form that adds one, the list with uses left, delete one or all. */
 function Faults() {
   const { act } = useConsole();
@@ -99,23 +112,26 @@ function Faults() {
     event.preventDefault();
     const fields = new FormData(event.currentTarget as HTMLFormElement);
     const text = (name: string) => String(fields.get(name) ?? '').trim();
+    // The input as typed, a number as a number: the emulator checks it and names what it refuses.
+    const given = (name: string, asNumber = false): Record<string, unknown> => {
+      const typed = text(name);
+      if (typed === '') return {};
+      const number = asNumber ? Number(typed) : Number.NaN;
+      return { [name]: Number.isFinite(number) ? number : typed };
+    };
     const fault =
       kind === 'hang'
         ? { hang: true }
         : kind === 'drop'
           ? { drop: true }
           : kind === 'delay'
-            ? { delay_ms: Number(text('delay_ms')) }
-            : {
-                status: Number(text('status')),
-                code: text('code'),
-                ...(text('retry_after') === '' ? {} : { retry_after: Number(text('retry_after')) }),
-              };
+            ? given('delay_ms', true)
+            : { ...given('status', true), ...given('code'), ...given('retry_after', true) };
     const body = {
-      ...(text('method') === '' ? {} : { method: text('method') }),
-      ...(text('path') === '' ? {} : { path: text('path') }),
-      ...(text('key_prefix') === '' ? {} : { key_prefix: text('key_prefix') }),
-      times: Number(text('times') || '1'),
+      ...given('method'),
+      ...given('path'),
+      ...given('key_prefix'),
+      ...given('times', true),
       fault,
     };
     void act(async () => {
@@ -140,7 +156,12 @@ function Faults() {
       return 'Every fault removed.';
     });
   const list = faults.data?.data ?? [];
-  const keyRefused = refusal?.details.field === 'key_prefix';
+  // The input a refusal names, marked invalid and described by the message.
+  const refusedInput = FAULT_INPUTS.get(String(refusal?.details.field));
+  const marked = (id: string) => ({
+    'aria-invalid': refusedInput === id,
+    'aria-describedby': refusedInput === id ? 'fault-error' : undefined,
+  });
   return (
     <section id="faults" aria-labelledby="faults-title">
       <h3 id="faults-title">Faults</h3>
@@ -148,11 +169,11 @@ function Faults() {
         The next matching /v1 requests get this answer instead of the real one: from any application, or only
         those whose API key starts with the prefix given.
       </p>
-      <form id="fault-form" onSubmit={add}>
+      <form id="fault-form" onSubmit={add} noValidate>
         <div class="form-grid">
           <div class="field">
             <label for="fault-method">Method</label>
-            <select id="fault-method" name="method">
+            <select id="fault-method" name="method" {...marked('fault-method')}>
               <option value="">any</option>
               {METHODS.map((method) => (
                 <option key={method} value={method}>
@@ -163,7 +184,13 @@ function Faults() {
           </div>
           <div class="field">
             <label for="fault-path">Path (* for one segment)</label>
-            <input type="text" id="fault-path" name="path" placeholder="/v1/messages" />
+            <input
+              type="text"
+              id="fault-path"
+              name="path"
+              placeholder="/v1/messages"
+              {...marked('fault-path')}
+            />
           </div>
           <div class="field">
             <label for="fault-key-prefix">API key prefix (optional)</label>
@@ -172,18 +199,18 @@ function Faults() {
               id="fault-key-prefix"
               name="key_prefix"
               placeholder="prl_sandbox_AbCd"
-              aria-invalid={keyRefused}
-              aria-describedby={keyRefused ? 'fault-error' : undefined}
+              {...marked('fault-key-prefix')}
             />
           </div>
           <div class="field">
             <label for="fault-times">Times</label>
-            <input type="number" id="fault-times" name="times" min={1} max={10000} defaultValue="1" />
+            <input type="number" id="fault-times" name="times" defaultValue="1" {...marked('fault-times')} />
           </div>
           <div class="field">
             <label for="fault-kind">Answer</label>
             <select
               id="fault-kind"
+              {...marked('fault-kind')}
               value={kind}
               onChange={(event) => setKind(event.currentTarget.value as typeof kind)}
             >
@@ -201,19 +228,28 @@ function Faults() {
                   type="number"
                   id="fault-status"
                   name="status"
-                  min={400}
-                  max={599}
-                  value="503"
-                  required
+                  defaultValue="503"
+                  {...marked('fault-status')}
                 />
               </div>
               <div class="field">
                 <label for="fault-code">Code</label>
-                <input type="text" id="fault-code" name="code" defaultValue="internal_error" required />
+                <input
+                  type="text"
+                  id="fault-code"
+                  name="code"
+                  defaultValue="internal_error"
+                  {...marked('fault-code')}
+                />
               </div>
               <div class="field">
                 <label for="fault-retry-after">Retry-After (s, optional)</label>
-                <input type="number" id="fault-retry-after" name="retry_after" min={0} />
+                <input
+                  type="number"
+                  id="fault-retry-after"
+                  name="retry_after"
+                  {...marked('fault-retry-after')}
+                />
               </div>
             </>
           )}
@@ -224,10 +260,8 @@ function Faults() {
                 type="number"
                 id="fault-delay"
                 name="delay_ms"
-                min={1}
-                max={600000}
-                value="2000"
-                required
+                defaultValue="2000"
+                {...marked('fault-delay')}
               />
             </div>
           )}
