@@ -1,5 +1,6 @@
 import type { ClockMode } from '../clock/clock-types';
 import { createTimeline, type Timeline } from '../clock/create-timeline';
+import { resumedTime } from '../clock/resumed-time';
 import { CLOCK_LATEST_MS, describeTime, isClockTime } from '../domain/clock-range';
 import type { WorkspaceRecord } from '../domain/records';
 
@@ -66,9 +67,10 @@ export class WorkspaceClocks {
     for (const workspace of Object.values(workspaces)) {
       const saved = workspace.clock;
       if (!saved || this.#own.has(workspace.id)) continue;
-      // A real clock that ran past the latest time while stopped stands at it, as it would running.
-      const now =
-        saved.mode === 'frozen' ? saved.frozen_at : Math.min(Date.now() + saved.offset_ms, CLOCK_LATEST_MS);
+      const now = resumedTime(
+        { mode: saved.mode, offsetMs: saved.offset_ms, frozenAt: saved.frozen_at },
+        CLOCK_LATEST_MS,
+      );
       this.create(workspace.id, saved.mode, now);
     }
   }
