@@ -173,7 +173,8 @@ const textSend = {
   text: 'Bonjour',
 };
 
-describe('docs/openapi.yaml against the emulator, through Prism', () => {
+// Hundreds of calls through another process: generous on 2 shared cores, where a run takes seconds.
+describe('docs/openapi.yaml against the emulator, through Prism', { timeout: 120_000 }, () => {
   it('GET /status', async () => {
     expect(await ok('get', '/status', 200)).toMatchObject({ environment: 'sandbox' });
     expect(await ok('get', '/status', 200, { key: keys.live })).toMatchObject({ environment: 'live' });
