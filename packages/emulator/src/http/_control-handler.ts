@@ -1,4 +1,4 @@
-import type { H3Event } from 'h3';
+import type { H3Event, Middleware } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import { isUuid, newRequestId } from '../domain/ids';
 import { assertSameOriginCaller } from './_origin-guard';
@@ -19,6 +19,26 @@ export interface ControlCall {
 export interface ControlResult {
   status: number;
   body?: unknown;
+}
+
+/**
+ * h3 middleware of every `/_emulator` route: gives the call its request id, refuses a browser
+ * acting for another site (`_origin-guard.ts`), and answers any error with the spec's error body.
+ */
+export const sameOriginOnly: Middleware = async (event, next) => {
+  const requestId = newRequestId();
+  event.context.requestId = requestId;
+  try {
+    assertSameOriginCaller(event.req, event.url);
+    return await next();
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+};
+
+/** The request id {@link sameOriginOnly} gave the call. */
+export function requestIdOf(event: H3Event): string {
+  return event.context.requestId as string;
 }
 
 /**

@@ -2,11 +2,10 @@ import type { H3, H3Event } from 'h3';
 import type { ActivityFeed, ActivityItem } from '../core/activity-feed';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
-import { newRequestId } from '../domain/ids';
 import { activityStream } from './_activity-stream';
-import { assertSameOriginCaller } from './_origin-guard';
+import { requestIdOf, sameOriginOnly } from './_control-handler';
 import { limitOf } from './_pagination';
-import { errorResponse, jsonResponse } from './_respond';
+import { jsonResponse } from './_respond';
 
 /**
  * `GET /_emulator/stream` (server-sent events of the activity feed) and `GET /_emulator/activity`
@@ -14,22 +13,15 @@ import { errorResponse, jsonResponse } from './_respond';
  * emulator's own console and non-browser clients, like the rest of the control API.
  */
 export function registerStreamRoutes(app: H3, core: EmulatorCore): void {
-  app.get('/_emulator/stream', (event) =>
-    guarded(event, (requestId) => openStream(core.activity, event, requestId)),
+  const middleware = [sameOriginOnly];
+  app.get('/_emulator/stream', (event) => openStream(core.activity, event, requestIdOf(event)), {
+    middleware,
+  });
+  app.get(
+    '/_emulator/activity',
+    (event) => jsonResponse(200, activityPage(core.activity, event.url), requestIdOf(event)),
+    { middleware },
   );
-  app.get('/_emulator/activity', (event) =>
-    guarded(event, (requestId) => jsonResponse(200, activityPage(core.activity, event.url), requestId)),
-  );
-}
-
-function guarded(event: H3Event, answer: (requestId: string) => Response): Response {
-  const requestId = newRequestId();
-  try {
-    assertSameOriginCaller(event.req, event.url);
-    return answer(requestId);
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
 }
 
 /**
