@@ -13,6 +13,7 @@ export const packageAliases = [
   { find: /^@parley\/emulator\/msw$/, replacement: fromRoot('./packages/emulator/src/msw.ts') },
   { find: /^@parley\/emulator\/vitest$/, replacement: fromRoot('./packages/emulator/src/vitest.ts') },
   { find: /^@parley\/emulator\/rules$/, replacement: fromRoot('./packages/emulator/src/rules.ts') },
+  { find: /^@parley\/emulator\/control$/, replacement: fromRoot('./packages/emulator/src/control.ts') },
   { find: /^@parley\/emulator$/, replacement: fromRoot('./packages/emulator/src/index.ts') },
   { find: /^@parley\/test-utils$/, replacement: fromRoot('./packages/test-utils/src/index.ts') },
 ];

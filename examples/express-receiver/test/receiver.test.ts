@@ -21,8 +21,8 @@ async function settle(ms = 0): Promise<void> {
   await emulator.idle();
 }
 
-function deliveries() {
-  return emulator.control.listDeliveries({ endpointId: endpoint.id });
+async function deliveries() {
+  return (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
 }
 
 beforeEach(async () => {
@@ -83,11 +83,10 @@ describe('examples/express-receiver', () => {
         expect.objectContaining({ id: message.id, status: 'delivered' }),
       ]),
     );
-    expect(deliveries().map((delivery) => delivery.status)).toEqual(['delivered', 'delivered']);
-    expect(deliveries().map((delivery) => delivery.attempts.map((attempt) => attempt.status_code))).toEqual([
-      [204],
-      [204],
-    ]);
+    expect((await deliveries()).map((delivery) => delivery.status)).toEqual(['delivered', 'delivered']);
+    expect(
+      (await deliveries()).map((delivery) => delivery.attempts.map((attempt) => attempt.status_code)),
+    ).toEqual([[204], [204]]);
   });
 
   it('answers 500 when the work throws; the id stays unrecorded and the retry is processed', async () => {
@@ -98,10 +97,10 @@ describe('examples/express-receiver', () => {
       const event = await parley.sandbox.events.create({ type: 'message.received' });
       await settle();
       expect(processed).toEqual([]);
-      expect(deliveries()[0]).toMatchObject({ status: 'pending', attempts: [{ status_code: 500 }] });
+      expect((await deliveries())[0]).toMatchObject({ status: 'pending', attempts: [{ status_code: 500 }] });
       await settle(60_000); // the first retry (DESIGN §3)
       expect(processed.map((each) => each.id)).toEqual([event.id]);
-      expect(deliveries()[0]).toMatchObject({
+      expect((await deliveries())[0]).toMatchObject({
         status: 'delivered',
         attempts: [{ status_code: 500 }, { status_code: 204 }],
       });
@@ -113,13 +112,13 @@ describe('examples/express-receiver', () => {
   it('answers a replayed delivery 2xx without processing the event twice', async () => {
     await parley.sandbox.events.create({ type: 'message.received' });
     await settle();
-    const [first] = deliveries();
+    const [first] = await deliveries();
     expect(first).toMatchObject({ status: 'delivered' });
 
     await emulator.control.replayDelivery(first!.id); // a new attempt series, same event id
     await settle();
 
-    expect(deliveries()).toEqual([
+    expect(await deliveries()).toEqual([
       expect.objectContaining({
         event_id: first!.event_id,
         status: 'delivered',
@@ -174,7 +173,7 @@ describe('examples/express-receiver', () => {
     await parley.sandbox.events.create({ type: 'message.received' });
     await settle();
 
-    expect(deliveries()[0]?.attempts[0]?.status_code).toBe(204);
+    expect((await deliveries())[0]?.attempts[0]?.status_code).toBe(204);
     expect(processed).toHaveLength(1);
   });
 });

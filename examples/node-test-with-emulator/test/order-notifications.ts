@@ -33,7 +33,7 @@ describe('order confirmations (a user test suite on the emulator)', () => {
       const again = await sendOrderConfirmation(parley, ACTIVE, order);
 
       assert.equal(again.id, first.id);
-      assert.equal(emulator.control.listMessages(applicationId).length, 1);
+      assert.equal((await emulator.control.listMessages({ applicationId })).data.length, 1);
     },
   );
 

@@ -29,7 +29,9 @@ describe('order confirmations (a user test suite on the emulator)', () => {
     const again = await sendOrderConfirmation(parley, ACTIVE, order);
 
     expect(again.id).toBe(first.id);
-    expect(emulator.control.listMessages(sandbox.applicationId)).toHaveLength(1);
+    expect((await emulator.control.listMessages({ applicationId: sandbox.applicationId })).data).toHaveLength(
+      1,
+    );
   });
 
   test('reports an unreachable number as failed', async ({ parley }) => {

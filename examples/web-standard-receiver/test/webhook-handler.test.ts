@@ -19,8 +19,8 @@ async function settle(ms = 0): Promise<void> {
   await emulator.idle();
 }
 
-function deliveries() {
-  return emulator.control.listDeliveries({ endpointId: endpoint.id });
+async function deliveries() {
+  return (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
 }
 
 /** Serves a web-standard handler on node:http, as Hono's or h3's Node adapters do. */
@@ -91,7 +91,7 @@ describe('examples/web-standard-receiver', () => {
     await settle();
 
     expect(processed).toEqual([expect.objectContaining({ id: event.id, type: 'message.received' })]);
-    expect(deliveries()).toEqual([
+    expect(await deliveries()).toEqual([
       expect.objectContaining({
         status: 'delivered',
         attempts: [expect.objectContaining({ status_code: 204 })],
@@ -107,7 +107,7 @@ describe('examples/web-standard-receiver', () => {
       const event = await parley.sandbox.events.create({ type: 'message.received' });
       await settle();
       expect(processed).toEqual([]);
-      expect(deliveries()).toEqual([
+      expect(await deliveries()).toEqual([
         expect.objectContaining({
           status: 'pending',
           attempts: [expect.objectContaining({ status_code: 500 })],
@@ -116,7 +116,7 @@ describe('examples/web-standard-receiver', () => {
       // The first retry falls due 60 s later (DESIGN §3); this time the work succeeds.
       await settle(60_000);
       expect(processed.map((processedEvent) => processedEvent.id)).toEqual([event.id]);
-      expect(deliveries()).toEqual([
+      expect(await deliveries()).toEqual([
         expect.objectContaining({
           status: 'delivered',
           attempts: [
@@ -133,13 +133,17 @@ describe('examples/web-standard-receiver', () => {
   it('answers a duplicate 2xx but processes it once', async () => {
     const { event_id } = await emulator.control.testEndpoint(endpoint.id);
     await settle();
-    const [first] = deliveries();
+    const [first] = await deliveries();
 
     await emulator.control.replayDelivery(first!.id); // a new attempt series, same event id
     await settle();
 
     expect(
-      deliveries().map((delivery) => [delivery.event_id, delivery.status, delivery.attempts[0]?.status_code]),
+      (await deliveries()).map((delivery) => [
+        delivery.event_id,
+        delivery.status,
+        delivery.attempts[0]?.status_code,
+      ]),
     ).toEqual([
       [event_id, 'delivered', 204],
       [event_id, 'delivered', 204],

@@ -2,6 +2,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createEmulator, DEFAULT_APPLICATION_ID, type Emulator, type WebhookNetwork } from '@parley/emulator';
+import { listAll } from '@parley/emulator/control';
 import { TEST_CA, TEST_TLS_KEY } from '@parley/test-utils';
 import { afterEach, describe, expect, test } from 'vitest';
 import { recordFigure } from './_figures';
@@ -87,7 +88,7 @@ describe('SSRF: the strict URL policy through the control API', () => {
     }
     const elapsedMs = performance.now() - started;
     expect(slipped).toEqual([]);
-    expect(emulator.control.listEndpoints()).toEqual([]);
+    expect((await emulator.control.listEndpoints()).data).toEqual([]);
     expect(dialled).toEqual([]);
 
     recordFigure({
@@ -108,7 +109,7 @@ describe('SSRF: the strict URL policy through the control API', () => {
       expect(answer, url).toMatchObject({ status: 201, body: { url: new URL(url).href } });
       expect(answer.body.secret).toMatch(/^whsec_/);
     }
-    expect(emulator.control.listEndpoints()).toHaveLength(ACCEPTED.length);
+    expect((await emulator.control.listEndpoints()).data).toHaveLength(ACCEPTED.length);
   });
 
   test('a DNS answer alternating public and loopback never gets a loopback connection in 200 attempts', async () => {
@@ -131,7 +132,9 @@ describe('SSRF: the strict URL policy through the control API', () => {
     await emulator.idle();
     const elapsedMs = performance.now() - started;
 
-    const deliveries = emulator.control.listDeliveries({ endpointId: created.body.id });
+    const deliveries = await listAll((page) =>
+      emulator.control.listDeliveries({ endpointId: created.body.id, ...page }),
+    );
     const firstAttempts = deliveries.map((delivery) => delivery.attempts[0]);
     const delivered = deliveries.filter((delivery) => delivery.status === 'delivered').length;
     const refused = firstAttempts.filter((attempt) =>

@@ -74,7 +74,7 @@ describe('parley emulator testing tools, as a process', () => {
       env,
     );
     expect(added.code, added.stderr).toBe(0);
-    const [fault] = await server.emulator.control.listFaults();
+    const [fault] = (await server.emulator.control.listFaults()).data;
     expect(fault).toMatchObject({ key_id: null, key_prefix: prefix, method: null, path: null });
     expect(added.stdout).toBe(
       `Fault added: ${fault!.id}  any method any /v1 path key ${prefix}…  → 503 internal_error  (1 of 1 left)\n`,
@@ -105,7 +105,7 @@ describe('parley emulator testing tools, as a process', () => {
     );
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --key-id or --key-prefix, not both');
-    expect(server.emulator.control.listFaults()).toEqual([]);
+    expect((await server.emulator.control.listFaults()).data).toEqual([]);
   });
 
   it('magic-numbers, chaos set/show/off, clock and reset of a workspace', async () => {

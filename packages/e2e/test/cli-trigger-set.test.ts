@@ -44,7 +44,7 @@ describe('parley trigger --set', () => {
   });
 
   it('refuses an unknown path before calling: exit 2 naming it, nothing emitted', async () => {
-    const before = server.emulator.control.listEvents().length;
+    const before = (await server.emulator.control.listEvents()).data.length;
     const { code, stdout, stderr } = await runCli(
       ['trigger', 'message.received', '--set', 'data.message.body=hi'],
       env,
@@ -54,6 +54,6 @@ describe('parley trigger --set', () => {
     expect(stderr).toBe(
       'Error: --set data.message.body cannot be set on message.received: use data.message.text, data.message.from\n',
     );
-    expect(server.emulator.control.listEvents()).toHaveLength(before);
+    expect((await server.emulator.control.listEvents()).data).toHaveLength(before);
   });
 });

@@ -22,7 +22,7 @@ describe.runIf(runBrowserTests)('console: webhook chaos in Chromium', { timeout:
 
   it('badges a delivery with chaos and tells its chaos copies from its own attempts', async () => {
     const control = server.emulator.control;
-    const app = control.listApplications()[0]!;
+    const app = (await control.listApplications()).data[0]!;
     const endpoint = await control.createEndpoint(app.id, { url: receiver.url, events: ['webhook.test'] });
     await control.setChaos(endpoint.id, { duplicate: { next: 1 }, wrong_secret: { next: 1 } });
     const { event_id } = await control.testEndpoint(endpoint.id);
@@ -64,7 +64,7 @@ describe.runIf(runBrowserTests)('console: webhook chaos editor in Chromium', { t
 
   it('sets chaos from the form, shows a refusal at its field, and turns chaos off', async () => {
     const control = server.emulator.control;
-    const app = control.listApplications()[0]!;
+    const app = (await control.listApplications()).data[0]!;
     const url = 'http://127.0.0.1:9/chaos-editor';
     const endpoint = await control.createEndpoint(app.id, { url, events: ['webhook.test'] });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -92,7 +92,7 @@ describe.runIf(runBrowserTests)('console: webhook chaos editor in Chromium', { t
       delayed: { rate: 0.5, delay_ms: 1000 },
       applied: {},
     };
-    expect(control.getChaos(endpoint.id)).toEqual(set);
+    expect(await control.getChaos(endpoint.id)).toEqual(set);
     await summary.filter({ hasText: 'seed 7' }).waitFor();
     expect(await summary.locator('.badge.chaos').allTextContents()).toEqual([
       'duplicate next 2',
@@ -113,11 +113,15 @@ describe.runIf(runBrowserTests)('console: webhook chaos editor in Chromium', { t
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
     expect(await amount.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
     await page.getByRole('alert').filter({ hasText: 'duplicate.rate' }).waitFor();
-    expect(control.getChaos(endpoint.id)).toEqual(set);
+    expect(await control.getChaos(endpoint.id)).toEqual(set);
 
     await form.getByRole('button', { name: `Turn chaos off for ${url}` }).click();
     await announced(`Chaos off for ${url}.`);
-    expect(control.getChaos(endpoint.id)).toEqual({ endpoint_id: endpoint.id, seed: null, applied: {} });
+    expect(await control.getChaos(endpoint.id)).toEqual({
+      endpoint_id: endpoint.id,
+      seed: null,
+      applied: {},
+    });
     await summary.filter({ hasText: /^off / }).waitFor();
     expect(await form.locator('.field-error').count()).toBe(0);
     expect(await form.getByLabel('duplicate', { exact: true }).inputValue()).toBe('off');

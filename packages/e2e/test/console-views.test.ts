@@ -265,7 +265,7 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await page.getByRole('button', { name: 'Add fault' }).click();
     await announced('Fault added: 503 internal_error.');
     expect(await keyPrefix.getAttribute('aria-invalid')).toBe('false');
-    expect(server.emulator.control.listFaults()).toEqual([
+    expect((await server.emulator.control.listFaults()).data).toEqual([
       expect.objectContaining({
         method: null,
         path: null,
@@ -285,7 +285,7 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     expect(await statusWith(server.sandboxKey)).toBe(503);
     await faultRow.filter({ hasText: '0 of 1' }).waitFor();
     // One tied to a key id (set over HTTP, as a script would: the open page follows it live).
-    const seedApp = server.emulator.control.listApplications()[0]!;
+    const seedApp = (await server.emulator.control.listApplications()).data[0]!;
     const keys = await fetch(`${server.controlUrl}/applications/${seedApp.id}/keys`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -303,7 +303,7 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await page.locator('#fault-list', { hasText: 'No fault' }).waitFor();
 
     const control = server.emulator.control;
-    const app = control.listApplications().find((candidate) => candidate.name === 'Views app')!;
+    const app = (await control.listApplications()).data.find((candidate) => candidate.name === 'Views app')!;
     const endpoint = await control.createEndpoint(app.id, { url: receiver.url, events: ['webhook.test'] });
     // Set over HTTP, as a script would: the control call is published on the activity stream, so the
     // open page refreshes (an in-process call publishes nothing, and the row could keep "off").
@@ -368,8 +368,8 @@ describe.runIf(runBrowserTests)('console load time in Chromium', { timeout: 120_
     const server = await startEmulatorServer({ port: 0, clock: 'frozen', rateLimits: false });
     const browser = await launchChromium();
     try {
-      const app = (await server.emulator.control.listApplications())[0]!;
-      const [connection] = server.emulator.control.listApplicationConnections(app.id);
+      const app = (await server.emulator.control.listApplications()).data[0]!;
+      const [connection] = (await server.emulator.control.listApplicationConnections(app.id)).data;
       for (let index = 0; index < 10_000; index++) {
         await server.emulator.control.sendMessage(app.id, {
           connection_id: connection!.id,

@@ -41,9 +41,13 @@ function run(args: string[], env: Record<string, string> = {}, cwd = root): Run 
 }
 
 /** Waits for real process I/O, never for emulator time. */
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -95,7 +99,7 @@ describe('README', () => {
       { PARLEY_API_KEY: server.sandboxKey, PARLEY_BASE_URL: server.baseUrl },
       `${root}examples/send-message`,
     );
-    await until(() => server.emulator.control.listMessages().length === 1, 'the send');
+    await until(async () => (await server.emulator.control.listMessages()).data.length === 1, 'the send');
     await server.emulator.clock.advance(5_000);
 
     expect(await program.exited).toBe(0);
@@ -202,9 +206,11 @@ describe('examples as runnable programs', () => {
 
     await until(() => receiver.output().includes(event.id), 'the logged event');
     expect(receiver.output()).toContain(`message.received ${event.id}`);
-    expect(server.emulator.control.listDeliveries({ endpointId: endpoint.id })[0]).toMatchObject({
-      status: 'delivered',
-      attempts: [expect.objectContaining({ status_code: 204 })],
-    });
+    expect((await server.emulator.control.listDeliveries({ endpointId: endpoint.id })).data[0]).toMatchObject(
+      {
+        status: 'delivered',
+        attempts: [expect.objectContaining({ status_code: 204 })],
+      },
+    );
   });
 });

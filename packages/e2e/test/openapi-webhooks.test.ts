@@ -82,7 +82,7 @@ beforeAll(async () => {
   await register(DEFAULT_APPLICATION_ID, '/sandbox');
   const sandbox = client(emulator.sandboxKey);
   for (const type of SANDBOX_EVENT_TYPES) await sandbox.sandbox.events.create({ type });
-  const endpoints = emulator.control.listEndpoints(DEFAULT_APPLICATION_ID);
+  const endpoints = (await emulator.control.listEndpoints({ applicationId: DEFAULT_APPLICATION_ID })).data;
   await emulator.control.testEndpoint(endpoints[0]!.id);
   const template = { name: 'hello_world', language: 'en', variables: [] };
   await sandbox.messages.send({ type: 'template', connection_id: ACTIVE, to: '+33612345678', template });

@@ -25,14 +25,12 @@ async function settle(ms = 0): Promise<void> {
 }
 
 /** Every delivery to the endpoint, newest first, as [event type, status, attempts' HTTP statuses]. */
-function deliveries(): [string, string, (number | null)[]][] {
-  return emulator.control
-    .listDeliveries({ endpointId: endpoint.id })
-    .map((delivery) => [
-      delivery.event_type,
-      delivery.status,
-      delivery.attempts.map((attempt) => attempt.status_code),
-    ]);
+async function deliveries(): Promise<[string, string, (number | null)[]][]> {
+  return (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data.map((delivery) => [
+    delivery.event_type,
+    delivery.status,
+    delivery.attempts.map((attempt) => attempt.status_code),
+  ]);
 }
 
 function record(label: string): void {
@@ -89,7 +87,7 @@ describe('createWebhookHandler(...).node() receiving from the emulator', () => {
     expect(handled).toEqual(['status sent']);
     await settle(3_000);
     expect(handled).toEqual(['status sent', 'status delivered']);
-    expect(deliveries()).toEqual([
+    expect(await deliveries()).toEqual([
       ['message.status_updated', 'delivered', [204]],
       ['message.status_updated', 'delivered', [204]],
     ]);
@@ -100,12 +98,12 @@ describe('createWebhookHandler(...).node() receiving from the emulator', () => {
     await parley.sandbox.events.create({ type: 'message.received' });
     await settle();
     expect(handled).toEqual([]);
-    expect(deliveries()).toEqual([['message.received', 'pending', [500]]]);
+    expect(await deliveries()).toEqual([['message.received', 'pending', [500]]]);
     expect(errors).toEqual([new Error('message.received: database unavailable')]);
 
     await settle(60_000); // the first retry (DESIGN §3)
     expect(handled).toEqual(['message.received']);
-    expect(deliveries()).toEqual([['message.received', 'delivered', [500, 204]]]);
+    expect(await deliveries()).toEqual([['message.received', 'delivered', [500, 204]]]);
   });
 
   it('acknowledges a late retry of an older status without handling it', async () => {
@@ -117,7 +115,7 @@ describe('createWebhookHandler(...).node() receiving from the emulator', () => {
 
     await settle(57_000); // the retry of `sent`: older than `delivered`, so 204 without the handler
     expect(handled).toEqual(['status delivered']);
-    expect(deliveries()).toEqual([
+    expect(await deliveries()).toEqual([
       ['message.status_updated', 'delivered', [204]],
       ['message.status_updated', 'delivered', [500, 204]],
     ]);
@@ -126,11 +124,11 @@ describe('createWebhookHandler(...).node() receiving from the emulator', () => {
   it('acknowledges a replayed delivery without handling the event twice', async () => {
     await parley.sandbox.events.create({ type: 'message.received' });
     await settle();
-    const [first] = emulator.control.listDeliveries({ endpointId: endpoint.id });
+    const [first] = (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
     await emulator.control.replayDelivery(first!.id); // a new attempt series, same event id
     await settle();
     expect(handled).toEqual(['message.received']);
-    expect(deliveries()).toEqual([
+    expect(await deliveries()).toEqual([
       ['message.received', 'delivered', [204]],
       ['message.received', 'delivered', [204]],
     ]);

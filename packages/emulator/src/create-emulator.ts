@@ -7,6 +7,7 @@ import { DEFAULT_SANDBOX_KEY } from './core/defaults';
 import { EmulatorCore } from './core/emulator-core';
 import { createInitialState } from './core/initial-state';
 import { ClockRangeError } from './core/workspace-clocks';
+import { workspaceClock } from './core/workspaces';
 import { CLOCK_LATEST_MS } from './domain/clock-range';
 import { RETRY_SCHEDULES, type RetryScheduleName } from './domain/retry-schedule';
 import { createHttpApp } from './http/create-app';
@@ -172,7 +173,7 @@ export function assembleEmulator(
   const app = createHttpApp(core, control, {
     renderConsole: async () => {
       const { renderConsolePage } = await import('./console/console-page');
-      return renderConsolePage(control.getClock());
+      return renderConsolePage(await control.getClock());
     },
   });
   let ready = false;
@@ -197,9 +198,9 @@ export function assembleEmulator(
     clock: timeline.clock,
     workspaceClock: (workspaceId) => ({
       get mode() {
-        return control.getWorkspaceClock(workspaceId).mode;
+        return workspaceClock(core, workspaceId).mode;
       },
-      now: () => Date.parse(control.getWorkspaceClock(workspaceId).now),
+      now: () => Date.parse(workspaceClock(core, workspaceId).now),
       advance: async (ms) => {
         await control.advanceWorkspaceClock(workspaceId, ms);
       },

@@ -1,5 +1,27 @@
 export type { Clock, ClockMode, ScheduledJob, Scheduler } from './clock/clock-types';
-export type { EmulatorControl } from './core/control';
+export type {
+  ApplicationView,
+  ChaosInput,
+  ChaosView,
+  ClockView,
+  ControlPageQuery,
+  CreateApplicationInput,
+  CreateConnectionInput,
+  CreateEndpointInput,
+  CreateFaultInput,
+  CreateKeyInput,
+  CreateWorkspaceInput,
+  DeliveryView,
+  EmulatorControl,
+  EndpointView,
+  HealthView,
+  IdleOptions,
+  IdleView,
+  InboundInput,
+  KeyView,
+  UpdateEndpointInput,
+  UsageView,
+} from './core/control-types';
 export {
   DEFAULT_APPLICATION_ID,
   DEFAULT_SANDBOX_KEY,

@@ -22,6 +22,7 @@ const LAYERS: Record<string, number> = {
   core: 3,
   http: 4,
   console: 4,
+  'control-client': 4,
   '': 5,
   server: 6,
   sandbox: 7,
@@ -29,7 +30,12 @@ const LAYERS: Record<string, number> = {
 const PURE = new Set(['domain', 'clock']);
 /** Arrows that point down but skip a layer that owns the way: the routes go through `core/`. */
 const SKIPS: Record<string, readonly string[]> = { http: ['store'], console: ['store'] };
-const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts', 'rules.ts']);
+const ENTRY_POINTS = new Set(['index.ts', 'bin.ts', 'msw.ts', 'vitest.ts', 'rules.ts', 'control.ts']);
+/**
+ * Folders that take only types from the layers below: the typed control client runs in browsers
+ * and in clients of a running emulator, so it carries no emulator code.
+ */
+const TYPES_ONLY = new Set(['control-client']);
 /** The wiring, directly in src/: the layer that assembles the others (`''` in {@link LAYERS}). */
 const WIRING = new Set(['create-emulator.ts', 'version.ts']);
 /** Test support that assembles a whole emulator; tests of any layer may drive it. */
@@ -51,6 +57,21 @@ function sourceFiles(directory: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
   return ts.preProcessFile(text, true, true).importedFiles.map((imported) => imported.fileName);
+}
+
+/** The modules a file's build still imports: imports and re-exports other than `import type` / `export type`. */
+function codeImportsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) => {
+    // `import { type A }` stays as `import {} from …` under verbatimModuleSyntax: only `import type` is erased.
+    if (ts.isImportDeclaration(statement)) {
+      return statement.importClause?.isTypeOnly ? [] : [(statement.moduleSpecifier as ts.StringLiteral).text];
+    }
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
+      return [(statement.moduleSpecifier as ts.StringLiteral).text];
+    }
+    return [];
+  });
 }
 
 /** The folder under src/ a file is in (`''` for a file at the root of src/). */
@@ -119,6 +140,20 @@ describe('the rule of the arrows', () => {
       }),
     );
     expect(upArrows).toEqual([]);
+  });
+
+  test('the control client takes only types from other folders', () => {
+    const codeImports = files
+      .filter((file) => TYPES_ONLY.has(folderOfFile(file)) && !TEST.test(file))
+      .flatMap((file) =>
+        codeImportsOf(file)
+          .filter((specifier) => !specifier.startsWith('./'))
+          .map((specifier) => `${file} imports code from ${specifier}`),
+      );
+    expect(codeImports).toEqual([]);
+    // The check tells type imports from code imports.
+    expect(importsOf('control-client/create-control-client.ts')).toContain('../core/control-types');
+    expect(codeImportsOf('control-client/create-control-client.ts')).toEqual(['./_control-request']);
   });
 
   test('the check sees the imports (it would catch an up-arrow)', () => {

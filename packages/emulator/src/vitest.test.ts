@@ -25,7 +25,7 @@ describe('a sandbox per test, in order', () => {
     await sandbox.advance('10s');
     expect(sandbox.clock.now()).toBe(START + 10_000);
     expect((await sandbox.parley.status.get()).workspace_id).toBe(sandbox.workspaceId);
-    expect(emulator.control.getWorkspaceClock(sandbox.workspaceId)).toEqual({
+    expect(await emulator.control.getWorkspaceClock(sandbox.workspaceId)).toEqual({
       workspace_id: sandbox.workspaceId,
       now: new Date(START + 10_000).toISOString(),
       mode: 'frozen',
@@ -48,7 +48,7 @@ describe('a sandbox per test, in order', () => {
     expect(emulator.clock.now()).toBe(first.globalNow);
     const error = await parley.messages.get(first.message.id).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 404, code: 'not_found' });
-    expect(emulator.control.listMessages(sandbox.applicationId)).toEqual([]);
+    expect((await emulator.control.listMessages({ applicationId: sandbox.applicationId })).data).toEqual([]);
   });
 });
 
@@ -93,14 +93,14 @@ describe('receiver()', () => {
     expect([sent.data.message.status, sent.created_at]).toEqual(['sent', at(2_000)]);
     expect([delivered.data.message.status, delivered.created_at]).toEqual(['delivered', at(5_000)]);
     expect(sent.data.message.id).toBe(message.id);
-    const events = sandbox.emulator.control.listEvents(sandbox.applicationId);
+    const events = (await sandbox.emulator.control.listEvents({ applicationId: sandbox.applicationId })).data;
     expect(events.map((event) => event.id).sort()).toEqual([sent.id, delivered.id].sort());
     expect(hook.received).toHaveLength(2);
     expect(hook.refused).toEqual([]);
     expect(hook.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/parley$/);
-    expect(sandbox.emulator.control.listEndpoints(sandbox.applicationId)).toMatchObject([
-      { id: hook.endpointId, url: hook.url },
-    ]);
+    expect(
+      (await sandbox.emulator.control.listEndpoints({ applicationId: sandbox.applicationId })).data,
+    ).toMatchObject([{ id: hook.endpointId, url: hook.url }]);
   });
 
   test('a delivery that fails verification is refused and never returned', async ({
@@ -162,13 +162,21 @@ describe('a test that never awaits its hook', () => {
   test('leaks nothing into the next', async ({ emulator, sandbox, receiver }) => {
     const hook = await receiver();
     await emulator.idle();
-    expect(emulator.control.listDeliveries({ applicationId: left.sandbox.applicationId })).toEqual([]);
-    expect(emulator.control.listMessages(left.sandbox.applicationId)).toEqual([]);
-    expect(emulator.control.listEvents(left.sandbox.applicationId)).toEqual([]);
+    expect(
+      (await emulator.control.listDeliveries({ applicationId: left.sandbox.applicationId })).data,
+    ).toEqual([]);
+    expect((await emulator.control.listMessages({ applicationId: left.sandbox.applicationId })).data).toEqual(
+      [],
+    );
+    expect((await emulator.control.listEvents({ applicationId: left.sandbox.applicationId })).data).toEqual(
+      [],
+    );
     await expect(fetch(left.url, { method: 'POST', body: '{}' })).rejects.toThrow('fetch failed');
     expect(hook.received).toEqual([]);
     await expect(hook.next()).rejects.toThrow(/no delivery to it is pending/);
-    expect(emulator.control.listDeliveries({ applicationId: sandbox.applicationId })).toEqual([]);
+    expect((await emulator.control.listDeliveries({ applicationId: sandbox.applicationId })).data).toEqual(
+      [],
+    );
   });
 });
 
@@ -185,9 +193,11 @@ describe.concurrent('concurrent tests in one worker', () => {
       expect((await sandbox.parley.messages.get(message.id)).status).toBe(
         seconds === 2 ? 'sent' : 'delivered',
       );
-      expect(emulator.control.listMessages(sandbox.applicationId).map((each) => each.id)).toEqual([
-        message.id,
-      ]);
+      expect(
+        (await emulator.control.listMessages({ applicationId: sandbox.applicationId })).data.map(
+          (each) => each.id,
+        ),
+      ).toEqual([message.id]);
     });
   }
 });

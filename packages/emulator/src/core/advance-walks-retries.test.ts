@@ -59,7 +59,7 @@ describe('one advance walks the whole retry schedule (in process)', () => {
 
     // Read before any idle(): the advance itself waited for every attempt.
     expect(receiver.requests).toHaveLength(12);
-    const [delivery, ...others] = emulator.control.listDeliveries({ endpointId: endpoint.id });
+    const [delivery, ...others] = (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
     expect(others).toEqual([]);
     expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stampsFrom(T0, SCHEDULE_S));
@@ -75,7 +75,7 @@ describe('one advance walks the whole retry schedule (in process)', () => {
 
     await emulator.clock.advance(DAY);
 
-    const [delivery] = emulator.control.listDeliveries();
+    const [delivery] = (await emulator.control.listDeliveries()).data;
     expect(delivery).toMatchObject({ status: 'delivered', next_attempt_at: null });
     expect(delivery!.attempts.map((attempt) => [attempt.at, attempt.status_code])).toEqual([
       [iso(T0), 500],
@@ -92,12 +92,12 @@ describe('one advance walks the whole retry schedule (in process)', () => {
     await send(failingSend());
 
     await emulator.clock.advance(1_859_999);
-    const [delivery] = emulator.control.listDeliveries();
+    const [delivery] = (await emulator.control.listDeliveries()).data;
     expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stampsFrom(T0, SCHEDULE_S.slice(0, 5)));
     expect(delivery!.next_attempt_at).toBe(iso(T0 + 1_860_000));
 
     await emulator.clock.advance(1);
-    expect(emulator.control.listDeliveries()[0]!.attempts).toHaveLength(6);
+    expect((await emulator.control.listDeliveries()).data[0]!.attempts).toHaveLength(6);
   });
 
   test('an advance of 21 h then idle() leaves the delivery failed after 12 attempts', async () => {
@@ -109,7 +109,7 @@ describe('one advance walks the whole retry schedule (in process)', () => {
     await emulator.clock.advance(21 * 3_600_000);
     await emulator.idle();
 
-    const [delivery] = emulator.control.listDeliveries();
+    const [delivery] = (await emulator.control.listDeliveries()).data;
     expect(delivery!.status).toBe('failed');
     expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stampsFrom(T0, SCHEDULE_S));
   });
@@ -154,12 +154,12 @@ describe('one advance walks the whole retry schedule (in process)', () => {
 
     expect(heldFirst).toBe(true);
     for (const [index, endpoint] of endpoints.entries()) {
-      const [delivery] = emulator.control.listDeliveries({ endpointId: endpoint.id });
+      const [delivery] = (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
       expect(delivery!.status).toBe('failed');
       expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stampsFrom(T0, SCHEDULE_S));
       expect(failing[index]!.requests).toHaveLength(12);
     }
-    const [recovered] = emulator.control.listDeliveries({ endpointId: recoveringEndpoint.id });
+    const [recovered] = (await emulator.control.listDeliveries({ endpointId: recoveringEndpoint.id })).data;
     expect(recovered).toMatchObject({ status: 'delivered', next_attempt_at: null });
     expect(recovered!.attempts.map((attempt) => [attempt.at, attempt.status_code])).toEqual([
       [iso(T0), 500],
@@ -196,7 +196,7 @@ describe('one advance walks the whole retry schedule (in process)', () => {
 
     await emulator.workspaceClock(workspace.id).advance(DAY);
 
-    const [delivery] = emulator.control.listDeliveries({ applicationId: app.id });
+    const [delivery] = (await emulator.control.listDeliveries({ applicationId: app.id })).data;
     expect(delivery!.status).toBe('failed');
     expect(delivery!.attempts.map((attempt) => attempt.at)).toEqual(stampsFrom(start, SCHEDULE_S));
     expect(receiver.requests).toHaveLength(12);
@@ -228,13 +228,14 @@ describe('one advance walks the whole retry schedule (in process)', () => {
     await emulator.clock.advance(DAY);
 
     expect(seen).toEqual(Array(12).fill(200));
-    const deliveries = emulator.control.listDeliveries({ endpointId: endpoint.id });
+    const deliveries = (await emulator.control.listDeliveries({ endpointId: endpoint.id })).data;
     const failed = deliveries.filter((each) => each.status === 'failed');
     expect(failed.map((each) => each.attempts.length)).toEqual([12]);
     const statusOf = new Map(
-      emulator.control
-        .listEvents()
-        .map((event) => [event.id, (event.data as { message: Message }).message.status]),
+      (await emulator.control.listEvents()).data.map((event) => [
+        event.id,
+        (event.data as { message: Message }).message.status,
+      ]),
     );
     const statusDeliveries = deliveries
       .filter((each) => each.status === 'delivered')

@@ -33,7 +33,18 @@ export function authenticate(core: EmulatorCore, authorization: string | null): 
 }
 
 /** A key as the control API shows it (never the key itself, except at creation). */
-export function keyView(key: KeyRecord, environment: Environment) {
+export interface KeyView {
+  id: string;
+  application_id: string;
+  environment: Environment;
+  /** The key's first characters, e.g. `prl_sandbox_AbCd`: enough to tell keys apart. */
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+}
+
+/** The control view of a key. */
+export function keyView(key: KeyRecord, environment: Environment): KeyView {
   const { id, application_id, prefix, scopes, created_at } = key;
   return { id, application_id, environment, prefix, scopes: [...scopes], created_at };
 }

@@ -10,13 +10,10 @@ describe('status timers', () => {
     await emulator.clock.advance(500);
     const third = await send(templateSend());
     await emulator.clock.advance(10_000);
-    const announced = emulator.control
-      .listEvents()
-      .reverse()
-      .map((event) => {
-        const { message } = event.data as { message: { id: string; status: string } };
-        return [message.id, message.status, event.created_at];
-      });
+    const announced = (await emulator.control.listEvents({ limit: 100 })).data.reverse().map((event) => {
+      const { message } = event.data as { message: { id: string; status: string } };
+      return [message.id, message.status, event.created_at];
+    });
     expect(announced).toEqual([
       [first.body.id, 'sent', '2026-10-14T09:30:17Z'],
       [second.body.id, 'sent', '2026-10-14T09:30:18Z'],
@@ -42,14 +39,13 @@ describe('status timers', () => {
     );
     const sandbox = await send(templateSend());
     await emulator.clock.advance(60_000);
-    const statusesOf = (id: string) =>
-      emulator.control
-        .listEvents()
+    const statusesOf = async (id: string) =>
+      (await emulator.control.listEvents({ limit: 100 })).data
         .filter((event) => (event.data as { message?: { id: string } }).message?.id === id)
         .map((event) => (event.data as { message: { status: string } }).message.status)
         .reverse();
-    expect(statusesOf(live.body.id)).toEqual(['sent', 'delivered', 'read']);
-    expect(statusesOf(sandbox.body.id)).toEqual(['sent', 'delivered']);
+    expect(await statusesOf(live.body.id)).toEqual(['sent', 'delivered', 'read']);
+    expect(await statusesOf(sandbox.body.id)).toEqual(['sent', 'delivered']);
   });
 
   test('a reset drops the timers of the old state', async () => {
@@ -57,6 +53,6 @@ describe('status timers', () => {
     await send(templateSend());
     await emulator.control.reset();
     await emulator.clock.advance(10_000);
-    expect(emulator.control.listEvents()).toEqual([]);
+    expect((await emulator.control.listEvents()).data).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WebhookEventType } from '@parley/sdk';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { failingDisk } from '../_testing/failing-disk';
 import { createAppWithKey, templateSend, testEmulator } from '../_testing/test-emulator';
@@ -47,7 +48,7 @@ async function recordingReceiver() {
  * The first run, on a disk whose snapshots stop landing once `killed()` is called: what the
  * restart then finds is exactly what a SIGKILL before the next snapshot would leave.
  */
-async function firstRun(events: string[]) {
+async function firstRun(events: WebhookEventType[]) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-restart-'));
   dirs.push(dir);
   const disk = failingDisk();
@@ -57,7 +58,7 @@ async function firstRun(events: string[]) {
   const running = testEmulator({ dataDir: dir }, filePersistence({ dataDir: dir, disk: disk.writes }));
   await running.emulator.ready;
   const receiver = await recordingReceiver();
-  const [app] = running.emulator.control.listApplications();
+  const [app] = (await running.emulator.control.listApplications()).data;
   await running.emulator.control.createEndpoint(app!.id, { url: receiver.url, events });
   vi.spyOn(console, 'error').mockImplementation(() => {});
   const killed = () => {
@@ -107,7 +108,7 @@ describe('a restart resumes pending deliveries under their event ids', () => {
     expect(queued).toMatchObject({ status: 202, body: { deliveries_queued: 1 } });
 
     const second = await first.restart();
-    expect(second.emulator.control.listDeliveries()).toEqual([
+    expect((await second.emulator.control.listDeliveries()).data).toEqual([
       expect.objectContaining({ event_id: queued.body.id, status: 'pending' }),
     ]);
     await second.emulator.idle();
@@ -120,10 +121,10 @@ describe('a restart resumes pending deliveries under their event ids', () => {
     first.killed();
     const accepted = await first.send(templateSend({ to: '+33612340000' }));
     expect(accepted.body.status).toBe('failed');
-    const [queued] = first.emulator.control.listDeliveries();
+    const [queued] = (await first.emulator.control.listDeliveries()).data;
 
     const second = await first.restart();
-    expect(second.emulator.control.listDeliveries()).toEqual([
+    expect((await second.emulator.control.listDeliveries()).data).toEqual([
       expect.objectContaining({ id: queued!.id, event_id: queued!.event_id, status: 'pending' }),
     ]);
   });
@@ -143,12 +144,12 @@ describe('a restart resumes pending deliveries under their event ids', () => {
     await expect(
       first.emulator.control.receiveInbound(connection.id, { from: '+33612345678', text: 'Bonjour' }),
     ).rejects.toThrow(/data dir/);
-    const [queued] = first.emulator.control.listDeliveries({ applicationId: app.id });
+    const [queued] = (await first.emulator.control.listDeliveries({ applicationId: app.id })).data;
 
     const second = await first.restart();
-    expect(second.emulator.control.listDeliveries({ applicationId: app.id })).toEqual([
+    expect((await second.emulator.control.listDeliveries({ applicationId: app.id })).data).toEqual([
       expect.objectContaining({ id: queued!.id, event_id: queued!.event_id }),
     ]);
-    expect(second.emulator.control.listMessages(app.id)).toHaveLength(1);
+    expect((await second.emulator.control.listMessages({ applicationId: app.id })).data).toHaveLength(1);
   });
 });

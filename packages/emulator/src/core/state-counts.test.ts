@@ -5,7 +5,7 @@ describe('GET /_emulator/health counts', () => {
   test('counts what was created, and the deliveries still to be attempted', async () => {
     const { call, emulator, send } = testEmulator();
     await send(templateSend());
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     await emulator.control.createKey(app.id, {});
     const endpoint = await emulator.control.createEndpoint(app.id, {
       url: 'http://127.0.0.1:9/webhooks',
@@ -21,6 +21,6 @@ describe('GET /_emulator/health counts', () => {
       pending_deliveries: 1,
     });
     await emulator.control.deleteEndpoint(endpoint.id);
-    expect(emulator.control.health().counts).toMatchObject({ endpoints: 0, pending_deliveries: 0 });
+    expect((await emulator.control.health()).counts).toMatchObject({ endpoints: 0, pending_deliveries: 0 });
   });
 });

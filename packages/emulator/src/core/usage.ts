@@ -4,11 +4,32 @@ import { type BucketReport, usageOf } from '../domain/rate-limit-window';
 import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 
+/** One bucket's current window: `reset` in whole seconds. */
+export interface BucketUsage {
+  limit: number;
+  used: number;
+  remaining: number;
+  reset: number;
+}
+
+/** `GET /_emulator/usage`: per key its current window counts per bucket, per workspace its sends today. */
+export interface UsageView {
+  object: 'usage';
+  rate_limits_enabled: boolean;
+  keys: {
+    key_id: string;
+    application_id: string;
+    prefix: string;
+    buckets: Record<RateLimitBucket, BucketUsage>;
+  }[];
+  workspaces: { workspace_id: string; day: string; sends_today: number; daily_limit: number }[];
+}
+
 /**
  * `GET /_emulator/usage`: per key the current window, per workspace the sends of today, each in its
  * workspace's time (a window read at another time would be a different window).
  */
-export function usage(core: EmulatorCore, applicationId: string | undefined) {
+export function usage(core: EmulatorCore, applicationId: string | undefined): UsageView {
   if (applicationId !== undefined) findApplication(core, applicationId);
   const keys = Object.values(core.state.keys).filter(
     (key) => applicationId === undefined || key.application_id === applicationId,
@@ -19,7 +40,7 @@ export function usage(core: EmulatorCore, applicationId: string | undefined) {
       : [core.state.applications[applicationId]!.workspace_id],
   );
   return {
-    object: 'usage',
+    object: 'usage' as const,
     rate_limits_enabled: core.rateLimits,
     keys: keys.map((key) => ({
       key_id: key.id,
@@ -39,8 +60,8 @@ export function usage(core: EmulatorCore, applicationId: string | undefined) {
   };
 }
 
-function bucketUsage(reports: Record<RateLimitBucket, BucketReport>) {
-  const figures = ({ limit, remaining, resetSeconds }: BucketReport) => ({
+function bucketUsage(reports: Record<RateLimitBucket, BucketReport>): Record<RateLimitBucket, BucketUsage> {
+  const figures = ({ limit, remaining, resetSeconds }: BucketReport): BucketUsage => ({
     limit,
     used: limit - remaining,
     remaining,

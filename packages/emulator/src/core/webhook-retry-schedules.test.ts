@@ -25,12 +25,12 @@ async function failingDelivery(retrySchedule: RetryScheduleName) {
     await emulator.clock.advance(ms);
     await emulator.idle();
   };
-  const delivery = () => {
-    const [only, ...others] = emulator.control.listDeliveries();
+  const delivery = async () => {
+    const [only, ...others] = (await emulator.control.listDeliveries()).data;
     expect(others).toEqual([]);
     return only!;
   };
-  const offsets = () => delivery().attempts.map((attempt) => Date.parse(attempt.at) - T0);
+  const offsets = async () => (await delivery()).attempts.map((attempt) => Date.parse(attempt.at) - T0);
   return { receiver, step, delivery, offsets };
 }
 
@@ -40,34 +40,38 @@ describe('--retry-schedule (createEmulator retrySchedule)', () => {
     const delays = [50, 100, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 18_000, 18_000];
     await step(0);
     for (const [index, delay] of delays.entries()) {
-      expect(delivery().next_attempt_at).toBe(new Date(T0 + offsets().at(-1)! + delay).toISOString());
+      expect((await delivery()).next_attempt_at).toBe(
+        new Date(T0 + (await offsets()).at(-1)! + delay).toISOString(),
+      );
       await step(delay - 1);
-      expect(offsets()).toHaveLength(index + 1);
+      expect(await offsets()).toHaveLength(index + 1);
       await step(1);
     }
-    expect(offsets()).toEqual([0, 50, 150, 350, 750, 1_550, 3_150, 6_350, 12_750, 25_550, 43_550, 61_550]);
-    expect(delivery()).toMatchObject({ status: 'failed', next_attempt_at: null });
+    expect(await offsets()).toEqual([
+      0, 50, 150, 350, 750, 1_550, 3_150, 6_350, 12_750, 25_550, 43_550, 61_550,
+    ]);
+    expect(await delivery()).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(receiver.requests).toHaveLength(12);
   });
 
   it('real (the default): the second attempt waits 60 s, the third 120 s more', async () => {
     const { step, delivery, offsets } = await failingDelivery('real');
     await step(0);
-    expect(delivery().next_attempt_at).toBe(new Date(T0 + 60_000).toISOString());
+    expect((await delivery()).next_attempt_at).toBe(new Date(T0 + 60_000).toISOString());
     await step(59_999);
-    expect(offsets()).toEqual([0]);
+    expect(await offsets()).toEqual([0]);
     await step(1);
     await step(120_000);
-    expect(offsets()).toEqual([0, 60_000, 180_000]);
-    expect(delivery().status).toBe('pending');
+    expect(await offsets()).toEqual([0, 60_000, 180_000]);
+    expect((await delivery()).status).toBe('pending');
   });
 
   it('none: one attempt, then failed at once, and no retry ever', async () => {
     const { receiver, step, delivery, offsets } = await failingDelivery('none');
     await step(0);
-    expect(delivery()).toMatchObject({ status: 'failed', next_attempt_at: null });
+    expect(await delivery()).toMatchObject({ status: 'failed', next_attempt_at: null });
     await step(24 * 3_600_000);
-    expect(offsets()).toEqual([0]);
+    expect(await offsets()).toEqual([0]);
     expect(receiver.requests).toHaveLength(1);
   });
 });

@@ -125,7 +125,9 @@ describe('webhook timestamps are real time: a receiver verifying with defaults a
       await second.control.testEndpoint(endpoint.id);
       await second.idle();
       expect(receiver.outcomes).toEqual(Array(3).fill('verified webhook.test'));
-      const statuses = second.control.listDeliveries({ endpointId: endpoint.id }).map((d) => d.status);
+      const statuses = (await second.control.listDeliveries({ endpointId: endpoint.id })).data.map(
+        (d) => d.status,
+      );
       expect(statuses).toEqual(['delivered', 'delivered']);
       await second.close(); // before the data dir is removed
     },

@@ -36,7 +36,7 @@ async function endpointOf(
   emulator: ReturnType<typeof testEmulator>['emulator'],
   url: string,
 ) {
-  const app = emulator.control.listApplications()[0]!;
+  const app = (await emulator.control.listApplications()).data[0]!;
   const created = await call('POST', `/_emulator/applications/${app.id}/endpoints`, {
     body: { url, events: ['webhook.test'] },
   });

@@ -45,6 +45,6 @@ describe('the console’s control additions', () => {
     expect(unreachable.body.status).toBe('failed');
     const messages = await call('GET', `/_emulator/messages?application_id=${app.id}`);
     expect(messages.body.data).toHaveLength(3);
-    expect(emulator.control.usage(app.id).keys[0]!.buckets.sends.used).toBe(0);
+    expect((await emulator.control.usage(app.id)).keys[0]!.buckets.sends.used).toBe(0);
   });
 });

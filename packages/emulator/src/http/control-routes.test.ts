@@ -126,7 +126,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('endpoints: create (secret once), list, patch, test, rotate, delete', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const url = await receiver(200);
     const created = await call('POST', `/_emulator/applications/${app.id}/endpoints`, {
       body: { url, events: ['message.status_updated'] },
@@ -166,7 +166,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('an endpoint URL refused by the policy: 400 invalid_url', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const refused = await call('POST', `/_emulator/applications/${app.id}/endpoints`, {
       body: { url: 'ftp://127.0.0.1/hook', events: ['webhook.test'] },
     });
@@ -176,7 +176,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('deliveries: listed per endpoint with attempts; a finished one can be replayed', async () => {
     const { call, emulator, send } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const endpoint = await emulator.control.createEndpoint(app.id, {
       url: await receiver(200),
       events: ['message.status_updated'],
@@ -201,7 +201,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('messages and events: newest first, filterable by application, paginated', async () => {
     const { call, emulator, send } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const first = await send(templateSend());
     const second = await send(templateSend());
     const all = await call('GET', `/_emulator/messages?application_id=${app.id}`);
@@ -219,7 +219,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('connections: only for live applications; disconnect and inbound need a simulated connection', async () => {
     const { call, emulator } = testEmulator();
-    const sandbox = emulator.control.listApplications()[0]!;
+    const sandbox = (await emulator.control.listApplications()).data[0]!;
     const refused = await call('POST', `/_emulator/applications/${sandbox.id}/connections`, {
       body: { phone_number: '+14155550100', name: 'x' },
     });
@@ -235,7 +235,9 @@ describe('control API (DESIGN §4)', () => {
       livemode: true,
       quality_rating: 'GREEN',
     });
-    expect(emulator.control.listEvents(live.id)[0]).toMatchObject({ type: 'connection.connected' });
+    expect((await emulator.control.listEvents({ applicationId: live.id })).data[0]).toMatchObject({
+      type: 'connection.connected',
+    });
     const badNumber = await call('POST', `/_emulator/applications/${live.id}/connections`, {
       body: { phone_number: '555' },
     });
@@ -259,7 +261,7 @@ describe('control API (DESIGN §4)', () => {
 
   test('usage: per key windows and per workspace sends today', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     await call('GET', '/v1/status');
     const usage = await call('GET', `/_emulator/usage?application_id=${app.id}`);
     expect(usage.body.keys[0]).toMatchObject({

@@ -1,10 +1,12 @@
 import type { H3 } from 'h3';
 import type { EmulatorControl } from '../core/control';
+import type { ControlPageQuery } from '../core/control-types';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
+import { parseIdleTimeout } from '../domain/idle-timeout';
 import { isUuid } from '../domain/ids';
 import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
-import { pageQueryOf, paginate } from './_pagination';
+import { limitOf } from './_pagination';
 
 /** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
 export function registerControlRoutes(app: H3, core: EmulatorCore, control: EmulatorControl): void {
@@ -18,68 +20,63 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
       controlHandler(core, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
     );
   const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
-  const list = <Item>(call: ControlCall, items: readonly Item[]): ControlResult => ({
-    status: 200,
-    body: paginate(items, call.url),
-  });
+  // The body as the control's input: every control call checks its input at run time (400 naming
+  // the field), exactly as for an in-process caller who passed it unchecked.
+  const input = <Input>(call: ControlCall, field?: string): Input =>
+    (field === undefined ? call.body : fieldOf(call.body, field)) as Input;
+  const ok = async (body: unknown): Promise<ControlResult> => ({ status: 200, body: await body });
 
-  route('get', '/health', () => ({ status: 200, body: control.health() }));
+  route('get', '/health', () => ok(control.health()));
   route('post', '/reset', async () => ({ status: 200, body: await control.reset() }));
-  route('get', '/clock', () => ({ status: 200, body: control.getClock() }));
+  route('get', '/clock', () => ok(control.getClock()));
   route('post', '/clock/advance', async (call) => ({
     status: 200,
-    body: await control.advanceClock(fieldOf(call.body, 'ms')),
+    body: await control.advanceClock(input(call, 'ms')),
   }));
+  route('get', '/idle', (call) =>
+    ok(control.idle({ timeoutMs: parseIdleTimeout(call.url.searchParams.get('timeout_ms')) })),
+  );
 
-  route('get', '/workspaces', (call) => list(call, control.listWorkspaces()));
+  route('get', '/workspaces', (call) => ok(control.listWorkspaces(pageOf(call.url))));
   route('post', '/workspaces', async (call) => ({
     status: 201,
-    body: await control.createWorkspace(call.body),
+    body: await control.createWorkspace(input(call)),
   }));
-  route('get', '/workspaces/:id/clock', (call) => ({
-    status: 200,
-    body: control.getWorkspaceClock(id(call)),
-  }));
+  route('get', '/workspaces/:id/clock', (call) => ok(control.getWorkspaceClock(id(call))));
   route('post', '/workspaces/:id/clock/advance', async (call) => ({
     status: 200,
-    body: await control.advanceWorkspaceClock(id(call), fieldOf(call.body, 'ms')),
+    body: await control.advanceWorkspaceClock(id(call), input(call, 'ms')),
   }));
   route('post', '/workspaces/:id/reset', async (call) => ({
     status: 200,
     body: await control.resetWorkspace(id(call)),
   }));
   route('get', '/applications', (call) =>
-    list(
-      call,
-      control.listApplications().filter((app) => {
-        const workspace = call.url.searchParams.get('workspace_id');
-        return workspace === null || app.workspace_id === workspace;
-      }),
-    ),
+    ok(control.listApplications({ ...pageOf(call.url), ...filter(call.url, 'workspace_id', 'workspaceId') })),
   );
   route('post', '/applications', async (call) => ({
     status: 201,
-    body: await control.createApplication(call.body),
+    body: await control.createApplication(input(call)),
   }));
   route('post', '/applications/:id/keys', async (call) => ({
     status: 201,
-    body: await control.createKey(id(call), call.body),
+    body: await control.createKey(id(call), input(call)),
   }));
   route('post', '/applications/:id/endpoints', async (call) => ({
     status: 201,
-    body: await control.createEndpoint(id(call), call.body),
+    body: await control.createEndpoint(id(call), input(call)),
   }));
   // The console's additions: what an application can send through, and a send without a key.
   route('get', '/applications/:id/connections', (call) =>
-    list(call, control.listApplicationConnections(id(call))),
+    ok(control.listApplicationConnections(id(call), pageOf(call.url))),
   );
   route('post', '/applications/:id/messages', async (call) => ({
     status: 202,
-    body: await control.sendMessage(id(call), call.body),
+    body: await control.sendMessage(id(call), input(call)),
   }));
   route('post', '/applications/:id/connections', async (call) => ({
     status: 201,
-    body: await control.createConnection(id(call), call.body),
+    body: await control.createConnection(id(call), input(call)),
   }));
 
   route('delete', '/keys/:id', async (call) => {
@@ -87,10 +84,14 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
     return { status: 204 };
   });
 
-  route('get', '/endpoints', (call) => list(call, control.listEndpoints(applicationFilter(call.url))));
+  route('get', '/endpoints', (call) =>
+    ok(
+      control.listEndpoints({ ...pageOf(call.url), ...filter(call.url, 'application_id', 'applicationId') }),
+    ),
+  );
   route('patch', '/endpoints/:id', async (call) => ({
     status: 200,
-    body: await control.updateEndpoint(id(call), call.body),
+    body: await control.updateEndpoint(id(call), input(call)),
   }));
   route('delete', '/endpoints/:id', async (call) => {
     await control.deleteEndpoint(id(call));
@@ -102,9 +103,9 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
   }));
   route('put', '/endpoints/:id/chaos', async (call) => ({
     status: 200,
-    body: await control.setChaos(id(call), call.body),
+    body: await control.setChaos(id(call), input(call)),
   }));
-  route('get', '/endpoints/:id/chaos', (call) => ({ status: 200, body: control.getChaos(id(call)) }));
+  route('get', '/endpoints/:id/chaos', (call) => ok(control.getChaos(id(call))));
   route('delete', '/endpoints/:id/chaos', async (call) => {
     await control.clearChaos(id(call));
     return { status: 204 };
@@ -114,41 +115,40 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
     body: await control.testEndpoint(id(call)),
   }));
 
-  route('get', '/deliveries', (call) => {
-    const endpointId = call.url.searchParams.get('endpoint_id') ?? undefined;
-    const applicationId = applicationFilter(call.url);
-    return list(
-      call,
+  route('get', '/deliveries', (call) =>
+    ok(
       control.listDeliveries({
-        ...(endpointId === undefined ? {} : { endpointId }),
-        ...(applicationId === undefined ? {} : { applicationId }),
+        ...pageOf(call.url),
+        ...filter(call.url, 'endpoint_id', 'endpointId'),
+        ...filter(call.url, 'application_id', 'applicationId'),
       }),
-    );
-  });
+    ),
+  );
   route('post', '/deliveries/:id/replay', async (call) => ({
     status: 202,
     body: await control.replayDelivery(id(call)),
   }));
 
-  route('get', '/usage', (call) => ({ status: 200, body: control.usage(applicationFilter(call.url)) }));
+  route('get', '/usage', (call) => ok(control.usage(applicationFilter(call.url))));
   route('post', '/connections/:id/disconnect', async (call) => ({
     status: 200,
     body: await control.disconnectConnection(id(call)),
   }));
   route('post', '/connections/:id/inbound', async (call) => ({
     status: 201,
-    body: await control.receiveInbound(id(call), call.body),
+    body: await control.receiveInbound(id(call), input(call)),
   }));
-  route('get', '/messages', (call) => ({
-    status: 200,
-    body: control.listMessagePage({ applicationId: applicationFilter(call.url), ...pageQueryOf(call.url) }),
-  }));
-  route('get', '/events', (call) => list(call, control.listEvents(applicationFilter(call.url))));
+  route('get', '/messages', (call) =>
+    ok(control.listMessages({ ...pageOf(call.url), ...filter(call.url, 'application_id', 'applicationId') })),
+  );
+  route('get', '/events', (call) =>
+    ok(control.listEvents({ ...pageOf(call.url), ...filter(call.url, 'application_id', 'applicationId') })),
+  );
 
-  route('get', '/magic-numbers', (call) => list(call, control.listMagicNumbers()));
+  route('get', '/magic-numbers', (call) => ok(control.listMagicNumbers(pageOf(call.url))));
 
-  route('get', '/faults', (call) => list(call, control.listFaults()));
-  route('post', '/faults', async (call) => ({ status: 201, body: await control.createFault(call.body) }));
+  route('get', '/faults', (call) => ok(control.listFaults(pageOf(call.url))));
+  route('post', '/faults', async (call) => ({ status: 201, body: await control.createFault(input(call)) }));
   route('delete', '/faults', async () => {
     await control.clearFaults();
     return { status: 204 };
@@ -181,6 +181,18 @@ function withWellFormedId(call: ControlCall): ControlCall {
     throw new DomainError('not_found', `No ${kind} ${id}.`, { [`${kind}_id`]: id });
   }
   return call;
+}
+
+/** A list request's `limit` (checked here, 400 on bad text) and `cursor`. */
+function pageOf(url: URL): ControlPageQuery {
+  const cursor = url.searchParams.get('cursor');
+  return { limit: limitOf(url), ...(cursor === null ? {} : { cursor }) };
+}
+
+/** A query filter given as `param`, under the control method's name for it. */
+function filter<Name extends string>(url: URL, param: string, name: Name): { [key in Name]?: string } {
+  const value = url.searchParams.get(param);
+  return (value === null ? {} : { [name]: value }) as { [key in Name]?: string };
 }
 
 function fieldOf(body: unknown, field: string): unknown {

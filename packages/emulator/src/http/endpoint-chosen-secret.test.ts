@@ -27,7 +27,7 @@ async function receiver() {
 describe('POST /_emulator/applications/{id}/endpoints with a chosen secret', () => {
   test('signs with the given secret; two endpoints may share it', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const target = await receiver();
     const create = () =>
       call('POST', `/_emulator/applications/${app.id}/endpoints`, {
@@ -49,7 +49,7 @@ describe('POST /_emulator/applications/{id}/endpoints with a chosen secret', () 
 
   test('refuses a secret of another shape: 400 validation_error on field secret', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     for (const secret of ['whsec_short', `${SECRET}x`, 'whsec_0123456789abcdefghijABCDEFGHIJ-1', 42, null]) {
       const refused = await call('POST', `/_emulator/applications/${app.id}/endpoints`, {
         body: { url: 'http://127.0.0.1:3000/webhooks', events: ['webhook.test'], secret },

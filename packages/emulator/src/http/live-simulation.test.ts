@@ -89,8 +89,7 @@ describe('live simulation (DESIGN §4)', () => {
     expect(await statusAt(3_000)).toBe('delivered');
     expect(await statusAt(4_999)).toBe('delivered');
     expect(await statusAt(1)).toBe('read');
-    const statuses = emulator.control
-      .listEvents(app.id)
+    const statuses = (await emulator.control.listEvents({ applicationId: app.id })).data
       .filter((event) => event.type === 'message.status_updated')
       .map((event) => [(event.data as { message: { status: string } }).message.status, event.livemode]);
     expect(statuses).toEqual([
@@ -130,7 +129,9 @@ describe('live simulation (DESIGN §4)', () => {
       'outside_messaging_window',
     );
     expect((await sendLive(hello)).body.status).toBe('queued');
-    const received = emulator.control.listEvents().filter((event) => event.type === 'message.received');
+    const received = (await emulator.control.listEvents()).data.filter(
+      (event) => event.type === 'message.received',
+    );
     expect(received).toHaveLength(1);
   });
 
@@ -139,7 +140,7 @@ describe('live simulation (DESIGN §4)', () => {
     const answer = await call('POST', `/_emulator/connections/${connection.id}/disconnect`, { body: {} });
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe('disconnected');
-    expect(emulator.control.listEvents()[0]).toMatchObject({
+    expect((await emulator.control.listEvents()).data[0]).toMatchObject({
       type: 'connection.disconnected',
       livemode: true,
     });
@@ -166,14 +167,14 @@ describe('live simulation (DESIGN §4)', () => {
       await emulator.control.createEndpoint(target.id, { url, events: ['message.received'] });
     }
     await emulator.control.receiveInbound(connection.id, { from: CUSTOMER, text: 'Salut' });
-    const reached = (target: { id: string }) =>
-      emulator.control
-        .listDeliveries({ applicationId: target.id })
-        .filter((d) => d.event_type === 'message.received');
-    expect(reached(app)).toHaveLength(1);
-    expect(reached(sibling)).toHaveLength(1);
-    expect(reached(sandbox)).toHaveLength(0);
-    expect(reached(stranger)).toHaveLength(0);
+    const reached = async (target: { id: string }) =>
+      (await emulator.control.listDeliveries({ applicationId: target.id })).data.filter(
+        (d) => d.event_type === 'message.received',
+      );
+    expect(await reached(app)).toHaveLength(1);
+    expect(await reached(sibling)).toHaveLength(1);
+    expect(await reached(sandbox)).toHaveLength(0);
+    expect(await reached(stranger)).toHaveLength(0);
   });
 
   test('creating an application emits developer.application.created to the live applications of its workspace', async () => {
@@ -183,7 +184,7 @@ describe('live simulation (DESIGN §4)', () => {
       environment: 'sandbox',
       workspace_id: workspace.id,
     });
-    const [event] = emulator.control.listEvents(app.id);
+    const [event] = (await emulator.control.listEvents({ applicationId: app.id })).data;
     expect(event).toMatchObject({
       type: 'developer.application.created',
       livemode: true,
@@ -202,7 +203,7 @@ describe('live simulation (DESIGN §4)', () => {
     expect(refused.body.error.code).toBe('daily_send_limit_reached');
     // 09:30:15 → next midnight is 14 h 29 min 45 s away.
     expect(refused.headers.get('retry-after')).toBe(String(14 * 3600 + 29 * 60 + 45));
-    expect(emulator.control.usage(app.id).workspaces[0]).toMatchObject({
+    expect((await emulator.control.usage(app.id)).workspaces[0]).toMatchObject({
       sends_today: 1000,
       daily_limit: 1000,
     });

@@ -27,7 +27,7 @@ describe('ids never index a plain object', () => {
     receivers.push(receiver);
     const created = await call(
       'POST',
-      `/_emulator/applications/${(await emulator.control.listApplications())[0]!.id}/endpoints`,
+      `/_emulator/applications/${(await emulator.control.listApplications()).data[0]!.id}/endpoints`,
       {
         body: { url: receiver.url, events: ['message.status_updated'] },
       },
@@ -68,7 +68,7 @@ describe('ids never index a plain object', () => {
     }
     expect(prototypeKeys()).toEqual(before);
     expect((await call('GET', '/_emulator/deliveries')).body.data.length).toBe(deliveriesBefore);
-    expect((await emulator.control.listApplications()).length).toBe(1);
+    expect((await emulator.control.listApplications()).data.length).toBe(1);
   });
 
   test('workspace_id "__proto__" creates no application (and so no agreement-free live key)', async () => {
@@ -80,7 +80,7 @@ describe('ids never index a plain object', () => {
       expect(answer.status).toBe(404);
       expect(answer.body.error.code).toBe('not_found');
     }
-    expect((await emulator.control.listApplications()).length).toBe(1);
+    expect((await emulator.control.listApplications()).data.length).toBe(1);
   });
 
   test('a JSON body with __proto__ members changes nothing shared', async () => {

@@ -14,9 +14,9 @@ describe('idempotency (DESIGN §2)', () => {
     expect(again.body).toEqual(first.body);
     expect(again.body.status).toBe('queued');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    expect(emulator.control.listMessages()).toHaveLength(1);
-    expect(emulator.control.usage().keys[0]!.buckets.sends.used).toBe(1);
-    expect(emulator.control.usage().keys[0]!.buckets.requests.used).toBe(2);
+    expect((await emulator.control.listMessages()).data).toHaveLength(1);
+    expect((await emulator.control.usage()).keys[0]!.buckets.sends.used).toBe(1);
+    expect((await emulator.control.usage()).keys[0]!.buckets.requests.used).toBe(2);
   });
 
   test('a replay is answered even when the sends bucket is exhausted', async () => {
@@ -74,7 +74,7 @@ describe('idempotency (DESIGN §2)', () => {
 
   test('keys are scoped to the API key', async () => {
     const { send, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const other = await emulator.control.createKey(app.id, {});
     const first = await send(templateSend(), { idempotencyKey: 'shared' });
     const second = await send(templateSend(), { idempotencyKey: 'shared', key: other.key });

@@ -66,21 +66,20 @@ describe('sandbox transitions (spec 3.2): status is a function of age', () => {
   test('one message.status_updated event at each change, emitted by the clock', async () => {
     const { send, emulator } = testEmulator();
     const { body: accepted } = await send(templateSend());
-    const statusEvents = () =>
-      emulator.control
-        .listEvents()
+    const statusEvents = async () =>
+      (await emulator.control.listEvents()).data
         .filter((event) => event.type === 'message.status_updated')
         .map((event) => ({
           status: (event.data as { message: { status: string } }).message.status,
           at: event.created_at,
         }));
-    expect(statusEvents()).toEqual([]);
+    expect(await statusEvents()).toEqual([]);
     await emulator.clock.advance(10_000);
-    expect(statusEvents()).toEqual([
+    expect(await statusEvents()).toEqual([
       { status: 'delivered', at: '2026-10-14T09:30:20Z' },
       { status: 'sent', at: '2026-10-14T09:30:17Z' },
     ]);
-    const [event] = emulator.control.listEvents();
+    const [event] = (await emulator.control.listEvents()).data;
     expect(event).toMatchObject({
       livemode: false,
       api_version: '2026-10-14',
@@ -95,10 +94,12 @@ describe('sandbox transitions (spec 3.2): status is a function of age', () => {
     expect(answer.status).toBe(202);
     expect(answer.body.status).toBe('failed');
     expect(answer.body.error).toEqual({ code: 'recipient_unreachable', message: expect.any(String) });
-    expect(emulator.control.listEvents().map((event) => event.type)).toEqual(['message.status_updated']);
+    expect((await emulator.control.listEvents()).data.map((event) => event.type)).toEqual([
+      'message.status_updated',
+    ]);
     await emulator.clock.advance(10_000);
     expect((await call('GET', `/v1/messages/${answer.body.id}`)).body.status).toBe('failed');
-    expect(emulator.control.listEvents()).toHaveLength(1);
+    expect((await emulator.control.listEvents()).data).toHaveLength(1);
   });
 });
 
@@ -170,7 +171,7 @@ describe('POST /v1/messages: refusals', () => {
     const answer = await send(body);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'validation_error', details: { field, reason } });
-    expect(emulator.control.listMessages()).toEqual([]);
+    expect((await emulator.control.listMessages()).data).toEqual([]);
   });
 
   test.each([

@@ -85,7 +85,7 @@ describe('rate limits (spec 8, DESIGN §2)', () => {
   test('limits are per key', async () => {
     const { call, emulator } = testEmulator();
     for (let index = 0; index < 60; index++) await call('GET', '/v1/status');
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const other = await emulator.control.createKey(app.id, {});
     expect((await call('GET', '/v1/status', { key: other.key })).status).toBe(200);
     expect((await call('GET', '/v1/status')).status).toBe(429);
@@ -101,7 +101,7 @@ describe('rate limits (spec 8, DESIGN §2)', () => {
     const { call, emulator, send } = testEmulator();
     await call('GET', '/v1/status');
     await send(templateSend());
-    const usage = emulator.control.usage();
+    const usage = await emulator.control.usage();
     const key = usage.keys[0]!;
     expect(key.buckets.requests).toMatchObject({ limit: 60, used: 2, remaining: 58 });
     expect(key.buckets.sends).toMatchObject({ limit: 30, used: 1, remaining: 29 });

@@ -83,7 +83,7 @@ describe('POST /v1/sandbox/events with overrides', () => {
         details: { field, reason },
       });
     }
-    expect(emulator.control.listEvents()).toEqual([]);
-    expect(emulator.control.listMessages()).toEqual([]);
+    expect((await emulator.control.listEvents()).data).toEqual([]);
+    expect((await emulator.control.listMessages()).data).toEqual([]);
   });
 });

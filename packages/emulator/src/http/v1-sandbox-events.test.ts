@@ -74,13 +74,15 @@ describe('POST /v1/sandbox/events (spec 4.6)', () => {
       await emulator.clock.advance(60_000);
       const later = await call('GET', `/v1/messages/${message.id}`);
       expect(later.body).toEqual(message);
-      expect(emulator.control.listEvents().filter((listed) => listed.type === type)).toHaveLength(1);
+      expect(
+        (await emulator.control.listEvents()).data.filter((listed) => listed.type === type),
+      ).toHaveLength(1);
     },
   );
 
   test('deliveries_queued counts the active subscribed endpoints of this application only', async () => {
     const { call, emulator } = testEmulator();
-    const app = emulator.control.listApplications()[0]!;
+    const app = (await emulator.control.listApplications()).data[0]!;
     const url = 'http://127.0.0.1:9/hook';
     await emulator.control.createEndpoint(app.id, { url, events: ['message.received'] });
     await emulator.control.createEndpoint(app.id, { url, events: ['message.received', 'webhook.test'] });
@@ -90,9 +92,9 @@ describe('POST /v1/sandbox/events (spec 4.6)', () => {
     await emulator.control.createEndpoint(other.app.id, { url, events: ['message.received'] });
     const answer = await call('POST', '/v1/sandbox/events', { body: { type: 'message.received' } });
     expect(answer.body.deliveries_queued).toBe(2);
-    const deliveries = emulator.control.listDeliveries({ applicationId: app.id });
+    const deliveries = (await emulator.control.listDeliveries({ applicationId: app.id })).data;
     expect(deliveries.filter((delivery) => delivery.event_id === answer.body.id)).toHaveLength(2);
-    expect(emulator.control.listDeliveries({ applicationId: other.app.id })).toHaveLength(0);
+    expect((await emulator.control.listDeliveries({ applicationId: other.app.id })).data).toHaveLength(0);
   });
 
   test('on a frozen clock a delivery already due goes out without moving the clock', async () => {
@@ -113,7 +115,7 @@ describe('POST /v1/sandbox/events (spec 4.6)', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
-      const app = emulator.control.listApplications()[0]!;
+      const app = (await emulator.control.listApplications()).data[0]!;
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       await emulator.control.createEndpoint(app.id, { url, events: ['webhook.test'] });
       const before = emulator.clock.now();

@@ -150,7 +150,7 @@ describe('isolation: each workspace lives in its own time', () => {
     expect(emulator.workspaceClock(b.id).now()).toBe(B_START);
 
     // Its events carry its time, and so do the activity items about it.
-    const events = emulator.control.listEvents(a.app.id);
+    const events = (await emulator.control.listEvents({ applicationId: a.app.id })).data;
     expect(events.map((event) => event.created_at)).toEqual([
       seconds(A_START + 5_000),
       seconds(A_START + 2_000),
@@ -196,13 +196,16 @@ describe('isolation: each workspace lives in its own time', () => {
     const a = await workspace(emulator, call, A_START, (response) => response.writeHead(503).end());
     await a.send(textSend({ to: '+33612340000' }));
     await a.advance(0);
-    const deliveries = () => emulator.control.listDeliveries({ applicationId: a.app.id });
-    expect(deliveries()[0]).toMatchObject({ status: 'pending', next_attempt_at: iso(A_START + 60_000) });
+    const deliveries = async () => (await emulator.control.listDeliveries({ applicationId: a.app.id })).data;
+    expect((await deliveries())[0]).toMatchObject({
+      status: 'pending',
+      next_attempt_at: iso(A_START + 60_000),
+    });
     await emulator.clock.advance(86_400_000);
     await emulator.idle();
-    expect(deliveries()[0]!.attempts).toHaveLength(1);
+    expect((await deliveries())[0]!.attempts).toHaveLength(1);
     await a.advance(60_000);
-    expect(deliveries()[0]!.attempts.map((attempt) => attempt.at)).toEqual([
+    expect((await deliveries())[0]!.attempts.map((attempt) => attempt.at)).toEqual([
       iso(A_START),
       iso(A_START + 60_000),
     ]);
@@ -220,7 +223,7 @@ describe('POST /_emulator/workspaces/{id}/reset', () => {
     await a.advance(5_000);
     await b.advance(2_000);
     await call('POST', '/_emulator/faults', {
-      body: { key_id: keyIdOf(emulator, a.app.id), fault: { drop: true } },
+      body: { key_id: await keyIdOf(emulator, a.app.id), fault: { drop: true } },
     });
     const reset = await call('POST', `/_emulator/workspaces/${a.id}/reset`);
     expect(reset.status).toBe(200);
@@ -228,14 +231,14 @@ describe('POST /_emulator/workspaces/{id}/reset', () => {
 
     expect((await call('GET', `/_emulator/messages?application_id=${a.app.id}`)).body.data).toEqual([]);
     expect((await call('GET', `/v1/messages/${first.body.id}`, { key: a.key })).status).toBe(404);
-    expect(emulator.control.listDeliveries({ applicationId: a.app.id })).toEqual([]);
-    expect(emulator.control.listEvents(a.app.id)).toEqual([]);
-    expect(emulator.control.listFaults()).toEqual([]);
+    expect((await emulator.control.listDeliveries({ applicationId: a.app.id })).data).toEqual([]);
+    expect((await emulator.control.listEvents({ applicationId: a.app.id })).data).toEqual([]);
+    expect((await emulator.control.listFaults()).data).toEqual([]);
     const usage = (await call('GET', `/_emulator/usage?application_id=${a.app.id}`)).body;
     expect(usage.keys[0].buckets.sends.used).toBe(0);
     // Set-up and time stay: the same key, endpoint and Idempotency-Key make a new message.
     expect(emulator.workspaceClock(a.id).now()).toBe(A_START + 5_000);
-    expect(emulator.control.listEndpoints(a.app.id)).toHaveLength(1);
+    expect((await emulator.control.listEndpoints({ applicationId: a.app.id })).data).toHaveLength(1);
     const again = await call('POST', '/v1/messages', {
       key: a.key,
       body: textSend(),
@@ -249,9 +252,11 @@ describe('POST /_emulator/workspaces/{id}/reset', () => {
 
     // The other workspace, and the seed one, are untouched.
     expect(await b.statusOf(inB)).toBe('sent');
-    expect(emulator.control.listDeliveries({ applicationId: b.app.id })).toHaveLength(1);
-    expect(emulator.control.listEvents(b.app.id)).toHaveLength(1);
-    expect(emulator.control.listApplications().map((app) => app.id)).toContain(DEFAULT_APPLICATION_ID);
+    expect((await emulator.control.listDeliveries({ applicationId: b.app.id })).data).toHaveLength(1);
+    expect((await emulator.control.listEvents({ applicationId: b.app.id })).data).toHaveLength(1);
+    expect((await emulator.control.listApplications()).data.map((app) => app.id)).toContain(
+      DEFAULT_APPLICATION_ID,
+    );
   });
 
   test('in process: control.resetWorkspace and workspaceClock; a reset stops its pending jobs', async () => {
@@ -269,7 +274,7 @@ describe('POST /_emulator/workspaces/{id}/reset', () => {
     await emulator.control.resetWorkspace(id);
     await clock.advance(10_000);
     expect(clock.now()).toBe(A_START + 10_000);
-    expect(emulator.control.listEvents(app.id)).toEqual([]);
+    expect((await emulator.control.listEvents({ applicationId: app.id })).data).toEqual([]);
     expect((await call('GET', `/v1/messages/${sent.body.id}`, { key })).status).toBe(404);
     await expect(emulator.workspaceClock(DEFAULT_WORKSPACE_ID).advance(1)).rejects.toMatchObject({
       code: 'workspace_clock_shared',
@@ -303,15 +308,16 @@ describe('--data-dir', () => {
     expect(second.emulator.clock.now()).toBe(T0);
     await second.emulator.workspaceClock(id).advance(2_000);
     expect((await second.call('GET', `/v1/messages/${sent.body.id}`, { key })).body.status).toBe('delivered');
-    expect(second.emulator.control.listEvents(app.id).map((event) => event.created_at)).toEqual([
-      seconds(A_START + 5_000),
-      seconds(A_START + 2_000),
-    ]);
+    expect(
+      (await second.emulator.control.listEvents({ applicationId: app.id })).data.map(
+        (event) => event.created_at,
+      ),
+    ).toEqual([seconds(A_START + 5_000), seconds(A_START + 2_000)]);
     await second.emulator.close();
   });
 });
 
-function keyIdOf(emulator: Emulator, applicationId: string): string {
-  const usage = emulator.control.usage(applicationId);
+async function keyIdOf(emulator: Emulator, applicationId: string): Promise<string> {
+  const usage = await emulator.control.usage(applicationId);
   return usage.keys[0]!.key_id;
 }

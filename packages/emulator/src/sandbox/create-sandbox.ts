@@ -139,8 +139,14 @@ export async function createSandbox(emulator: Emulator, options: SandboxOptions 
   };
 }
 
-function explainMissing(emulator: Emulator, endpointId: string, type: WebhookEventType | undefined): string {
-  const pending = emulator.control.listDeliveries({ endpointId }).filter((each) => each.status === 'pending');
+async function explainMissing(
+  emulator: Emulator,
+  endpointId: string,
+  type: WebhookEventType | undefined,
+): Promise<string> {
+  const pending = (await emulator.control.listDeliveries({ endpointId, limit: 100 })).data.filter(
+    (each) => each.status === 'pending',
+  );
   const what = type ? `${type} event` : 'event';
   const times = pending.map((each) => each.next_attempt_at).sort();
   const waiting =

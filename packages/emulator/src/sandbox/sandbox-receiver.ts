@@ -42,7 +42,7 @@ export interface ReceiverSettings {
   /** Resolves once every delivery already due has been attempted (the emulator's `idle`). */
   settle(): Promise<void>;
   /** Why nothing of `type` reached the endpoint: what the emulator still holds for it. */
-  explainMissing(endpointId: string, type: WebhookEventType | undefined): string;
+  explainMissing(endpointId: string, type: WebhookEventType | undefined): Promise<string>;
   /** The status a verified delivery is answered with (default 204). */
   respond?: ((event: WebhookEvent) => number) | undefined;
 }
@@ -87,7 +87,7 @@ export async function listenSandboxReceiver(settings: ReceiverSettings): Promise
       if (taken.has(index) || (type !== undefined && event.type !== type)) return;
       if (earliest === undefined || event.created_at < received[earliest]!.created_at) earliest = index;
     });
-    if (earliest === undefined) throw new Error(settings.explainMissing(endpointId, type));
+    if (earliest === undefined) throw new Error(await settings.explainMissing(endpointId, type));
     taken.add(earliest);
     return received[earliest]!;
   };

@@ -10,10 +10,13 @@ export interface StartSummary {
 }
 
 /** Counts what the seed created or the data dir restored (a restored state is never seeded). */
-export function startSummary(server: EmulatorServer, seed: SeedFile | undefined): StartSummary {
+export async function startSummary(
+  server: EmulatorServer,
+  seed: SeedFile | undefined,
+): Promise<StartSummary> {
   const { emulator } = server;
   const applications = (seed?.workspaces ?? []).flatMap((workspace) => workspace.applications ?? []);
-  const counts = emulator.control.health().counts;
+  const { counts } = await emulator.control.health();
   return {
     seeded:
       seed && !emulator.restored

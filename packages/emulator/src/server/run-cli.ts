@@ -70,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.err(`parley-emulator: ${seedProblem ? '' : 'could not start: '}${(error as Error).message}`);
     return seedProblem ? 2 : 1;
   }
-  const summary = startSummary(server, options.seed);
+  const summary = await startSummary(server, options.seed);
   if (flags.json) {
     io.out(
       JSON.stringify({

@@ -98,7 +98,7 @@ describe('the start banner says what was loaded', () => {
     await sendOne(first.server);
     // Frozen clock, never advanced: the test delivery is never attempted and stays pending.
     const control = first.server.emulator.control;
-    const app = control.listApplications()[0]!;
+    const app = (await control.listApplications()).data[0]!;
     const endpoint = await control.createEndpoint(app.id, {
       url: 'http://127.0.0.1:9/webhooks',
       events: ['webhook.test'],

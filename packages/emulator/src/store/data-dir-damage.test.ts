@@ -33,8 +33,7 @@ async function startOn(dir: string): Promise<string[] | unknown> {
     return error;
   }
   await restarted.emulator.ready;
-  return restarted.emulator.control
-    .listMessages()
+  return (await restarted.emulator.control.listMessages({ limit: 100 })).data
     .map((message) => message.id)
     .sort();
 }

@@ -16,7 +16,7 @@ describe('the data dir holds webhook secrets in clear: owner only', () => {
     const dir = join(parent, 'nested', 'data');
     const { emulator, send } = testEmulator({ dataDir: dir });
     await emulator.ready;
-    const [app] = emulator.control.listApplications();
+    const [app] = (await emulator.control.listApplications()).data;
     await emulator.control.createEndpoint(app!.id, {
       url: 'http://127.0.0.1:9/hook',
       events: ['message.status_updated'],

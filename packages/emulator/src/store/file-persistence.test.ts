@@ -21,7 +21,7 @@ describe('file persistence (in process)', () => {
     const first = testEmulator({ dataDir: dir });
     const accepted = await first.send(templateSend());
     await first.emulator.clock.advance(3_000);
-    expect(first.emulator.control.listEvents().map((event) => event.type)).toEqual([
+    expect((await first.emulator.control.listEvents()).data.map((event) => event.type)).toEqual([
       'message.status_updated',
     ]);
     await first.emulator.close();
@@ -30,9 +30,9 @@ describe('file persistence (in process)', () => {
     await second.emulator.ready;
     expect(second.emulator.clock.now()).toBe(T0 + 3_000);
     await second.emulator.clock.advance(2_000);
-    const statuses = second.emulator.control
-      .listEvents()
-      .map((event) => (event.data as { message: { status: string } }).message.status);
+    const statuses = (await second.emulator.control.listEvents()).data.map(
+      (event) => (event.data as { message: { status: string } }).message.status,
+    );
     expect(statuses).toEqual(['delivered', 'sent']);
     expect((await second.call('GET', `/v1/messages/${accepted.body.id}`)).body.status).toBe('delivered');
     await second.emulator.close();

@@ -61,7 +61,7 @@ describe('the shape checks accept every record the emulator writes', () => {
     const own = await emulator.control.createWorkspace({ name: 'Own clock', clock: 'frozen' });
     const { app: live } = await createAppWithKey(emulator, 'live', { workspaceId: own.id });
     const connection = await emulator.control.createConnection(live.id, { phone_number: '+14155550102' });
-    const [sandbox] = emulator.control.listApplications();
+    const [sandbox] = (await emulator.control.listApplications()).data;
     const endpoint = await emulator.control.createEndpoint(sandbox!.id, {
       url: 'http://127.0.0.1:9/hook',
       events: ['message.status_updated', 'webhook.test'],

@@ -76,7 +76,7 @@ describe('--repair keeps every readable journal line and drops the damaged ones,
     writeFileSync(`${file}.repair.tmp`, 'half a rewrite');
     const restarted = testEmulator({ dataDir: dir });
     await restarted.emulator.ready;
-    expect(restarted.emulator.control.listMessages()).toHaveLength(TEXTS.length);
+    expect((await restarted.emulator.control.listMessages()).data).toHaveLength(TEXTS.length);
     expect(() => statSync(`${file}.repair.tmp`)).toThrow(/ENOENT/);
   });
 

@@ -97,9 +97,9 @@ describe('seed files', () => {
   test('reset returns to the seed', async () => {
     const { call, emulator } = testEmulator({ seed: seed('http://127.0.0.1:9/hook') });
     await emulator.control.createApplication({ name: 'Temp', environment: 'sandbox' });
-    expect(emulator.control.listApplications()).toHaveLength(4);
+    expect((await emulator.control.listApplications()).data).toHaveLength(4);
     await call('POST', '/_emulator/reset', { body: {} });
-    expect(emulator.control.listApplications().map((app) => app.name)).toEqual([
+    expect((await emulator.control.listApplications()).data.map((app) => app.name)).toEqual([
       'Sandbox application',
       'Shop (sandbox)',
       'Shop (live)',

@@ -41,7 +41,7 @@ async function onFailingDisk(dir: string, maxFileBytes?: number) {
 async function messagesAfterRestart(dir: string): Promise<string[]> {
   const restarted = testEmulator({ dataDir: dir });
   await restarted.emulator.ready;
-  return restarted.emulator.control.listMessages().map((message) => message.id);
+  return (await restarted.emulator.control.listMessages()).data.map((message) => message.id);
 }
 
 describe('a data dir that cannot be written (full disk)', () => {
@@ -56,8 +56,8 @@ describe('a data dir that cannot be written (full disk)', () => {
     expect(refused.body.error).toMatchObject({ code: 'internal_error', request_id: expect.any(String) });
     expect(refused.body.error.message).toMatch(/could not write to its data dir .*ENOSPC/);
     expect(refused.body.error.message).not.toMatch(/\n\s+at /);
-    expect(emulator.control.listMessages()).toEqual([]);
-    const [sandboxKey] = emulator.control.usage().keys;
+    expect((await emulator.control.listMessages()).data).toEqual([]);
+    const [sandboxKey] = (await emulator.control.usage()).keys;
     expect(sandboxKey!.buckets.sends.used).toBe(0);
     expect(sandboxKey!.buckets.requests.used).toBe(0);
     expect((await call('GET', '/_emulator/health')).body).toEqual({
@@ -109,15 +109,15 @@ describe('a data dir that cannot be written (full disk)', () => {
   test("a failed send's status event and its deliveries are not kept when they cannot be written", async () => {
     const { emulator, send, disk } = await onFailingDisk(dataDir());
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const [app] = emulator.control.listApplications();
+    const [app] = (await emulator.control.listApplications()).data;
     await emulator.control.createEndpoint(app!.id, {
       url: 'http://127.0.0.1:9/hook',
       events: ['message.status_updated'],
     });
     disk.full = true;
     expect((await send(templateSend({ to: '+33612340000' }))).status).toBe(500);
-    expect(emulator.control.listDeliveries()).toEqual([]);
-    expect(emulator.control.listEvents()).toEqual([]);
+    expect((await emulator.control.listDeliveries()).data).toEqual([]);
+    expect((await emulator.control.listEvents()).data).toEqual([]);
   });
 
   test('live: a send that cannot be written takes nothing from the daily count', async () => {
@@ -132,14 +132,14 @@ describe('a data dir that cannot be written (full disk)', () => {
     };
     disk.full = true;
     expect((await send(liveSend, { key })).status).toBe(500);
-    const sendsToday = () =>
-      emulator.control
-        .usage(app.id)
-        .workspaces.find((workspace) => workspace.workspace_id === app.workspace_id)?.sends_today;
-    expect(sendsToday()).toBe(0);
+    const sendsToday = async () =>
+      (await emulator.control.usage(app.id)).workspaces.find(
+        (workspace) => workspace.workspace_id === app.workspace_id,
+      )?.sends_today;
+    expect(await sendsToday()).toBe(0);
     disk.full = false;
     expect((await send(liveSend, { key })).status).toBe(202);
-    expect(sendsToday()).toBe(1);
+    expect(await sendsToday()).toBe(1);
   });
 
   test('a status step that cannot be written is held, not announced, and announced once the disk has room', async () => {
@@ -148,10 +148,12 @@ describe('a data dir that cannot be written (full disk)', () => {
     await send(templateSend());
     disk.full = true;
     await emulator.clock.advance(2_000);
-    expect(emulator.control.listEvents()).toEqual([]);
+    expect((await emulator.control.listEvents()).data).toEqual([]);
     disk.full = false;
     await emulator.clock.advance(1_000);
-    expect(emulator.control.listEvents().map((event) => event.type)).toEqual(['message.status_updated']);
+    expect((await emulator.control.listEvents()).data.map((event) => event.type)).toEqual([
+      'message.status_updated',
+    ]);
   });
 
   test('a snapshot that cannot be written keeps the previous one and every journal, and removes its temporary file', async () => {

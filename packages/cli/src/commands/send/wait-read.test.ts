@@ -12,7 +12,7 @@ describe('send --wait read in the sandbox, where messages stop at delivered', ()
   afterAll(() => emulator.close());
 
   it('is a usage error (exit 2) before anything is sent', async () => {
-    const before = emulator.control.listMessages().length;
+    const before = (await emulator.control.listMessages()).data.length;
     const refusal = await send(
       { connection: SANDBOX_ACTIVE_CONNECTION_ID, to: TO, text: 'never read', wait: 'read' },
       context(),
@@ -22,7 +22,7 @@ describe('send --wait read in the sandbox, where messages stop at delivered', ()
       message: expect.stringContaining('sandbox messages stop at delivered and are never read'),
     });
     expect(refusal.message).toContain('--wait delivered');
-    expect(emulator.control.listMessages()).toHaveLength(before);
+    expect((await emulator.control.listMessages()).data).toHaveLength(before);
   });
 
   it('following a sandbox message to read ends at once (exit 2), saying how to follow it', async () => {

@@ -36,7 +36,7 @@ describe('parley trigger --set', () => {
   });
 
   it('refuses an unknown path, a wrong type or a malformed flag before any call (exit 2), naming the path', async () => {
-    const before = emulator.control.listEvents().length;
+    const before = (await emulator.control.listEvents()).data.length;
     for (const [set, message] of [
       [
         ['data.message.txt=hi'],
@@ -62,6 +62,6 @@ describe('parley trigger --set', () => {
         message,
       });
     }
-    expect(emulator.control.listEvents()).toHaveLength(before);
+    expect((await emulator.control.listEvents()).data).toHaveLength(before);
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * `@parley/emulator/control`: the typed client of the emulator's control API, for scripts, tests
+ * and tools that talk to a running emulator. It carries no emulator code (no h3, no server): only
+ * fetch and the types the emulator's own `emulator.control` has.
+ */
+
+export type { ControlFetch } from './control-client/_control-request';
+export { MAX_CONTROL_ANSWER_BYTES } from './control-client/_control-request';
+export {
+  ControlResponseError,
+  type ControlResponseReason,
+  EmulatorControlError,
+  isControlResponseError,
+  isEmulatorControlError,
+} from './control-client/control-client-errors';
+export {
+  type ControlClientOptions,
+  createControlClient,
+  DEFAULT_CONTROL_BASE_URL,
+} from './control-client/create-control-client';
+export { listAll } from './control-client/list-all';
+export type {
+  ApplicationView,
+  ChaosInput,
+  ChaosView,
+  ClockView,
+  ConnectionWithTemplates,
+  ControlPageQuery,
+  CreateApplicationInput,
+  CreateConnectionInput,
+  CreateEndpointInput,
+  CreateFaultInput,
+  CreateKeyInput,
+  CreateWorkspaceInput,
+  DeliveryView,
+  EmulatorControl,
+  EndpointView,
+  FaultView,
+  HealthView,
+  IdleOptions,
+  IdleView,
+  InboundInput,
+  KeyView,
+  MagicRecipient,
+  PersistenceHealth,
+  StateCounts,
+  UpdateEndpointInput,
+  UsageView,
+  WorkspaceClockView,
+  WorkspaceView,
+} from './core/control-types';
+export type { FaultAnswer } from './domain/faults';
