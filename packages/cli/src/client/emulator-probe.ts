@@ -74,6 +74,27 @@ export async function probeEmulator(
   };
 }
 
+/**
+ * The emulator's time now on the clock of `workspaceId` (its own, or the global one it shares),
+ * or undefined when it cannot tell within the probe's bounds. Never throws.
+ */
+export async function emulatorNow(
+  origin: string,
+  workspaceId: string | undefined,
+  fetchFunction: (request: Request) => Promise<Response>,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const path =
+    workspaceId !== undefined && UUID.test(workspaceId)
+      ? `workspaces/${encodeURIComponent(workspaceId)}/clock`
+      : 'clock';
+  try {
+    return clockOf(await readControl(origin, path, fetchFunction, signal))?.now;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The JSON of a small control answer, or undefined: not ok, too long, too slow, not JSON. */
 async function readControl(
   origin: string,

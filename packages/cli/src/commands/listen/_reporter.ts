@@ -6,7 +6,10 @@ import type { ForwardResult } from './_forward';
 
 /** One delivery as `listen` reports it. */
 export interface DeliveryReport {
+  /** This machine's time when it arrived (deliveries are signed with this time). */
   received: Date;
+  /** The emulator's time then (ISO), when it could tell: after an advance, not this machine's. */
+  emulatorAt: string | undefined;
   verification: { ok: true; type: string; id: string } | { ok: false; reason: string; id: string };
   forward: ForwardResult;
   forwardTo: string;
@@ -15,7 +18,9 @@ export interface DeliveryReport {
 /**
  * What `listen` prints. Human: the secret first, a ready line, then one line per delivery and
  * one per answer (with the start of a 4xx answer, and a hint when it reads like a failed
- * signature check). `--json`: one JSON object per line.
+ * signature check). `--json`: one JSON object per line. Times are UTC, as `parley logs tail`
+ * prints them: this machine's, and the emulator's beside it where they differ (a frozen or
+ * advanced clock), since the tail shows the emulator's.
  */
 export function createListenReporter(context: CommandContext) {
   const { style } = context;
@@ -55,6 +60,7 @@ export function createListenReporter(context: CommandContext) {
           verified: verification.ok,
           ...(verification.ok ? {} : { verification_error: verification.reason }),
           received_at: report.received.toISOString(),
+          emulator_at: report.emulatorAt ?? null,
           forward: {
             url: report.forwardTo,
             status: forward.status,
@@ -66,10 +72,13 @@ export function createListenReporter(context: CommandContext) {
         });
         return;
       }
-      const time = style.dim(report.received.toTimeString().slice(0, 8));
+      const wall = clockTime(report.received.toISOString());
+      const time = style.dim(wall);
       const check = verification.ok ? style.green('✓ verified') : style.red(`✗ ${verification.reason}`);
       const type = verification.ok ? style.bold(verification.type) : style.bold('unverified');
-      info.write(`${time}  ${type}  ${verification.id}  ${check}\n`);
+      const emulator = report.emulatorAt === undefined ? wall : clockTime(report.emulatorAt);
+      const emulatorTime = emulator === wall ? '' : `  ${style.dim(`(emulator clock ${emulator})`)}`;
+      info.write(`${time}  ${type}  ${verification.id}  ${check}${emulatorTime}\n`);
       const answer =
         forward.status === null
           ? style.red(`✗ ${report.forwardTo} unreachable: ${forward.error}`)
@@ -84,12 +93,41 @@ export function createListenReporter(context: CommandContext) {
         );
       }
     },
-    stopped(removed: boolean) {
+    registeredAgain(again: {
+      endpoint: TemporaryEndpoint;
+      previousId: string | undefined;
+      forwardTo: string;
+    }) {
+      const { endpoint, previousId, forwardTo } = context.json ? again : terminalSafeData(again);
+      if (context.json) {
+        line({
+          registered_again: true,
+          reason: 'reset',
+          endpoint_id: endpoint.id,
+          previous_endpoint_id: previousId ?? null,
+          secret: endpoint.secret,
+        });
+        return;
+      }
+      info.write(
+        `${style.yellow('The emulator was reset')}, which removed endpoint ${previousId ?? '?'}: registered it again ` +
+          `(endpoint ${endpoint.id}), same secret. Still forwarding to ${forwardTo}.\n`,
+      );
+    },
+    /** `true`: removed now; `false`: could not be; `gone`: the emulator's reset had removed it. */
+    stopped(removed: boolean | 'gone') {
       context.stderr.write(
-        removed
-          ? 'Stopped; temporary endpoint removed.\n'
-          : 'Stopped; could not remove the temporary endpoint.\n',
+        removed === 'gone'
+          ? "Stopped; the emulator's reset had already removed the temporary endpoint.\n"
+          : removed
+            ? 'Stopped; temporary endpoint removed.\n'
+            : 'Stopped; could not remove the temporary endpoint.\n',
       );
     },
   };
+}
+
+/** `HH:MM:SS` of an ISO time, in UTC; `--:--:--` when it is none. */
+function clockTime(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(iso)?.[1] ?? '--:--:--';
 }

@@ -1,6 +1,7 @@
 import { isWebhookVerificationError, verifyWebhook, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { openApiSession } from '../../client/api-session';
-import { controlApi } from '../../client/control-api';
+import { controlApi, type TemporaryEndpoint } from '../../client/control-api';
+import { emulatorNow } from '../../client/emulator-probe';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
@@ -9,6 +10,7 @@ import { forwardDelivery } from './_forward';
 import { listenSecret } from './_listen-secret';
 import { type ReceivedDelivery, startReceiver } from './_receiver';
 import { createListenReporter } from './_reporter';
+import { watchResets } from './_reset-watch';
 
 /** `parley listen` flags. */
 export interface ListenOptions extends ClientOptions {
@@ -59,7 +61,8 @@ export async function listen(
   const chosen = await listenSecret(forwardTo, options, context.env);
   if (chosen.problem)
     context.stderr.write(`The secret was not saved (${chosen.problem}): the next run gets another\n`);
-  const control = controlApi(api.credentials.baseUrl, context.fetch ?? ((request) => fetch(request)));
+  const fetchFunction = context.fetch ?? ((request: Request) => fetch(request));
+  const control = controlApi(api.credentials.baseUrl, fetchFunction);
   const report = createListenReporter(context);
   let secret = chosen.secret;
   let deliveries = 0;
@@ -79,32 +82,82 @@ export async function listen(
         id: String(headers['parley-event-id'] ?? '?'),
       };
     }
-    const forward = await forwardDelivery(forwardTo, body, headers);
-    report.delivery({ received, verification, forward, forwardTo });
+    // Asked while the emulator waits for this answer: its clock is at the attempt's time, which
+    // `parley logs tail` shows, and after an advance is not this machine's.
+    const [forward, emulatorAt] = await Promise.all([
+      forwardDelivery(forwardTo, body, headers),
+      emulatorNow(control.origin, status.workspace_id, fetchFunction, context.signal),
+    ]);
+    report.delivery({ received, emulatorAt, verification, forward, forwardTo });
     // Unreachable app: 502, so the emulator schedules a retry as it would for a down receiver.
     return forward.status ?? 502;
   });
   let endpointId: string | undefined;
+  let removedByReset = false;
+  // Ends the reset watch when listen ends, whatever ends it.
+  const ending = new AbortController();
+  let watching: Promise<void> | undefined;
   try {
-    const endpoint = await control.createEndpoint(status.application_id, receiver.url, events, secret);
-    endpointId = endpoint.id;
-    if (endpoint.secret !== secret) {
-      // An emulator from before chosen secrets ignores the field: verify with what it signs with.
-      context.stderr.write(
-        'This emulator chose its own secret: it changes on every run (update the emulator)\n',
-      );
-      secret = endpoint.secret;
-    }
+    const register = async (): Promise<TemporaryEndpoint> => {
+      const endpoint = await control.createEndpoint(status.application_id, receiver.url, events, secret);
+      if (endpoint.secret !== secret) {
+        // An emulator from before chosen secrets ignores the field: verify with what it signs with.
+        context.stderr.write(
+          'This emulator chose its own secret: it changes on every run (update the emulator)\n',
+        );
+        secret = endpoint.secret;
+      }
+      endpointId = endpoint.id;
+      return endpoint;
+    };
+    const endpoint = await register();
     report.ready({ endpoint, forwardTo, applicationId: status.application_id });
-    await new Promise<void>((resolve) => {
-      if (context.signal.aborted) resolve();
-      context.signal.addEventListener('abort', () => resolve(), { once: true });
+    const lost = new Promise<never>((_, reject) => {
+      // A reset of the emulator removes every endpoint, this one too: register it again, with the
+      // same secret, so the app's PARLEY_WEBHOOK_SECRET stays right.
+      watching = watchResets({
+        origin: control.origin,
+        fetch: fetchFunction,
+        signal: AbortSignal.any([context.signal, ending.signal]),
+        onReset: async () => {
+          const previous = endpointId;
+          endpointId = undefined;
+          removedByReset = true;
+          try {
+            report.registeredAgain({ endpoint: await register(), previousId: previous, forwardTo });
+            removedByReset = false;
+          } catch (error) {
+            reject(
+              new ExitError(
+                EXIT.config,
+                `the emulator was reset, which removed the temporary endpoint, and it could not be registered again: ${(error as Error).message}`,
+              ),
+            );
+          }
+        },
+        onUnavailable: (reason) =>
+          context.stderr.write(
+            `Not following the emulator's activity (${reason}): a reset of the emulator, which removes this endpoint, would go unnoticed\n`,
+          ),
+      });
     });
-    return { endpoint_id: endpoint.id, deliveries };
+    await Promise.race([aborted(context.signal), lost]);
+    return { endpoint_id: endpointId ?? endpoint.id, deliveries };
   } finally {
+    ending.abort();
+    await watching;
     await receiver.close();
     if (endpointId) report.stopped(await control.deleteEndpoint(endpointId));
+    else if (removedByReset) report.stopped('gone');
   }
+}
+
+/** Resolves when the signal aborts (Ctrl-C, SIGTERM). */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 function checkedUrl(text: string | undefined): string {
