@@ -172,7 +172,9 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
         .command('logs')
         .description("the emulator's activity, live")
         .command('tail')
-        .description('follow the emulator live: requests, events, statuses, deliveries (Ctrl-C stops)')
+        .description(
+          "follow the emulator live: requests, events, statuses, deliveries, each at the emulator's time, UTC (Ctrl-C stops)",
+        )
         .option(
           '--status <status>',
           'only this status: an HTTP status (404), a class (4xx) or a word (delivered)',

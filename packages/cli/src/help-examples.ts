@@ -17,7 +17,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   status: ['parley status', 'parley status --json', 'parley status --profile staging'],
   send: [
     `parley send --connection ${CONNECTION} --to +33612345678 --template order_confirmation --var Ada A-1042 --wait`,
-    `parley send --connection ${CONNECTION} --to +33612345678 --text 'Votre colis arrive demain.' --json`,
+    `parley send --connection ${CONNECTION} --to +15550101002 --text hi --wait read --advance   # the emulator: moves its clock until read`,
     'parley send            # in a terminal: asks for the connection, template, variables and recipient',
   ],
   messages: [`parley messages get ${MESSAGE}`, `parley messages get ${MESSAGE} --watch`],

@@ -61,6 +61,17 @@ describe('the built CLI, in full sentences', () => {
     expect(fromEnv.stderr).toBe(`Error: PARLEY_WEBHOOK_SECRET is not a whsec_ secret: ${SECRET_HINT}\n`);
   });
 
+  it("help says logs tail prints the emulator's time, and shows send --advance", async () => {
+    // Commander wraps the descriptions to the width: read them as one line.
+    const tail = await runCli(['logs', 'tail', '--help'], {});
+    expect(tail.stdout.replace(/\s+/g, ' ')).toContain("each at the emulator's time, UTC");
+    const send = await runCli(['send', '--help'], {});
+    expect(send.stdout.replace(/\s+/g, ' ')).toContain(
+      "--advance with --wait, move the emulator's clock (a second at a time, up to --timeout) instead of waiting",
+    );
+    expect(send.stdout).toContain('--to +15550101002 --text hi --wait read --advance');
+  });
+
   it("a malformed key is named by where it came from, not by the SDK's `apiKey`", async () => {
     const result = await runCli(['status'], { ...env, PARLEY_API_KEY: 'garbage' });
     expect(result.code).toBe(3);

@@ -25,7 +25,9 @@ export interface TailSummary {
 
 /**
  * Follows the emulator's activity (`GET /_emulator/stream`) and prints each item that passes the
- * filters as it happens: one line each, or with `--json` the item itself as one JSON line. Runs
+ * filters as it happens: one line each, or with `--json` the item itself as one JSON line. A line
+ * starts with the item's emulator time (UTC), which a frozen or advanced clock sets apart from this
+ * machine's: `parley listen` prints both where they differ, and `--help` says which this is. Runs
  * until Ctrl-C (exit 130), reconnecting with `Last-Event-ID` when the stream drops, so a restart
  * of the connection neither loses nor repeats an item.
  */
