@@ -1,18 +1,30 @@
 #!/usr/bin/env node
-// `pnpm demo` (= build + this): the whole loop on this machine in a few seconds, with the BUILT
-// packages. Starts the emulator (frozen clock), a tiny webhook receiver, registers it, sends a
-// template with the SDK, moves the clock until the message is delivered, and shows every signed
-// `message.status_updated` arriving and verified. `--keep` leaves the emulator running.
+// `pnpm demo`: the whole loop on this machine in a few seconds, with the BUILT packages (built
+// first only when their sources are newer, as `pnpm emulator` does). Starts the emulator (frozen
+// clock), a tiny webhook receiver, registers it, sends a template with the SDK, moves the clock
+// until the message is delivered, and shows every signed `message.status_updated` arriving and
+// verified. `--keep` leaves the emulator running.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { buildPackages, buildStale } from './_built-packages.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+try {
+  // The CLI's closure is the SDK, the emulator and the CLI: all three are used or printed below.
+  buildStale(root, 'packages/cli', (rootFolder, filter) => {
+    console.error(`Building ${filter} and what it uses: their sources are newer than their build…`);
+    return buildPackages(rootFolder, filter);
+  });
+} catch (error) {
+  console.error(`✗ ${error.message}`);
+  process.exit(1);
+}
 const emulatorEntry = new URL('../packages/emulator/dist/index.js', import.meta.url);
 const sdkEntry = new URL('../packages/sdk/dist/node/index.js', import.meta.url);
 for (const entry of [emulatorEntry, sdkEntry]) {
   if (!existsSync(entry)) {
-    console.error(`✗ ${fileURLToPath(entry)} is missing: run \`pnpm build\` first (\`pnpm demo\` does).`);
+    console.error(`✗ ${fileURLToPath(entry)} is missing: run \`pnpm build\` first.`);
     process.exit(1);
   }
 }
@@ -117,28 +129,22 @@ say(
 say(dim(`  (${((Date.now() - started) / 1000).toFixed(1)} s of real time for 5 s of emulator time)`));
 
 const cli = `node ${fileURLToPath(new URL('../packages/cli/dist/cli.js', import.meta.url)).replace(root, '')}`;
-say();
-say(
-  bold('Try it yourself') +
-    (keep ? '' : dim('  (`pnpm demo --keep` leaves this emulator running; or `pnpm emulator`)')),
-);
-say(`  export PARLEY_BASE_URL=${baseUrl}`);
-say(`  export PARLEY_API_KEY=${sandboxKey}`);
-say(
-  `  ${cli} send --connection ${SANDBOX_ACTIVE_CONNECTION_ID} --to +33612345678 --template hello_world --language en`,
-);
-say(
-  dim(
-    `  # frozen clock: move it to deliver → curl -X POST ${emulatorServer.controlUrl}/clock/advance -H 'content-type: application/json' -d '{"ms":5000}'`,
-  ),
-);
+const { port } = new URL(baseUrl);
+const tryIt = [
+  `  export PARLEY_BASE_URL=${baseUrl}`,
+  `  export PARLEY_API_KEY=${sandboxKey}`,
+  `  ${cli} send --connection ${SANDBOX_ACTIVE_CONNECTION_ID} --to +33612345678 --template hello_world --language en --wait --advance`,
+  dim(`  # the clock is frozen: --advance moves it until delivered (or: ${cli} emulator clock advance 5s)`),
+];
 
 await new Promise((resolve) => receiver.server.close(resolve));
-if (failures > 0 || final.status !== 'delivered') {
-  await emulatorServer.close();
-  process.exit(1);
-}
+const ok = failures === 0 && final.status === 'delivered';
+if (!ok || !keep) await emulatorServer.close();
+if (!ok) process.exit(1);
+say();
 if (keep) {
+  say(bold('Try it yourself') + dim(`  (this emulator keeps running on port ${port})`));
+  for (const line of tryIt) say(line);
   say();
   say(`${green('●')} emulator running at ${baseUrl}; Ctrl-C to stop`);
   const stop = async () => {
@@ -148,5 +154,14 @@ if (keep) {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  await emulatorServer.close();
+  // The exports below name the demo's port, and that emulator is gone: say so, and how to have
+  // one there again (`pnpm emulator` listens on 4010 unless told otherwise).
+  const start =
+    port === '4010' ? 'pnpm emulator --clock frozen' : `pnpm emulator --port ${port} --clock frozen`;
+  say(`${dim('●')} The demo's emulator on port ${port} has stopped.`);
+  say(
+    bold('Try it yourself') +
+      dim(`  (first \`${start}\` in another terminal, or \`pnpm demo --keep\` to keep the demo's)`),
+  );
+  for (const line of tryIt) say(line);
 }
