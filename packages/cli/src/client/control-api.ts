@@ -1,194 +1,123 @@
+import {
+  type ChaosInput,
+  type ChaosView,
+  type ClockView,
+  type CreateFaultInput,
+  createControlClient,
+  type EndpointView,
+  type FaultView,
+  type HealthView,
+  isControlResponseError,
+  isEmulatorControlError,
+  type MagicRecipient,
+  type WorkspaceClockView,
+} from '@parley/emulator/control';
+import type { WebhookEventType } from '@parley/sdk';
 import { EXIT, ExitError } from '../exit-error';
-import { readAtMost } from './bounded-body';
 import { innermostCause } from './innermost-cause';
 
-/** A temporary endpoint registered through the emulator's control API. */
-export interface TemporaryEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  secret: string;
-}
-
-/** `GET /_emulator/health`: `counts` and `persistence` as the emulator gives them. */
-export interface EmulatorHealth {
-  ok: boolean;
-  version: string;
-  counts?: Record<string, number>;
-  persistence?: { ok: boolean; error?: string };
-}
-
+// The emulator's own answer types (@parley/emulator/control), under the names the commands use.
+/** A temporary endpoint registered through the emulator's control API: the only answer with its secret. */
+export type TemporaryEndpoint = EndpointView & { secret: string };
+/** `GET /_emulator/health`. */
+export type EmulatorHealth = HealthView;
 /** `GET /_emulator/clock`. */
-export interface EmulatorClock {
-  now: string;
-  mode: 'real' | 'frozen';
-}
-
+export type EmulatorClock = ClockView;
 /** `GET /_emulator/workspaces/{id}/clock`: `own_clock` false when it runs on the global clock. */
-export interface WorkspaceClock extends EmulatorClock {
-  workspace_id: string;
-  own_clock: boolean;
-}
-
+export type WorkspaceClock = WorkspaceClockView;
 /** A fault as `GET /_emulator/faults` lists it (see docs/emulator.md#faults). */
-export interface EmulatorFault {
-  object: 'fault';
-  id: string;
-  method: string | null;
-  path: string | null;
-  key_id: string | null;
-  key_prefix: string | null;
-  times: number;
-  remaining: number;
-  workspace_id: string | null;
-  created_at: string;
-  fault:
-    | { status: number; code: string; retry_after?: number }
-    | { hang: true }
-    | { drop: true }
-    | { delay_ms: number };
-}
-
+export type EmulatorFault = FaultView;
 /** One magic sandbox recipient (`GET /_emulator/magic-numbers`). */
-export interface MagicNumber {
-  number: string;
-  behaviour: string;
-  description: string;
-}
-
+export type MagicNumber = MagicRecipient;
 /** An endpoint's chaos (`GET /_emulator/endpoints/{id}/chaos`): one entry per kind set. */
-export interface EndpointChaos {
-  endpoint_id: string;
-  seed: number | null;
-  applied: Record<string, number>;
-  [kind: string]: unknown;
-}
+export type EndpointChaos = ChaosView;
 
 type Fetch = (request: Request) => Promise<Response>;
-
-interface CallOptions {
-  body?: unknown;
-  timeoutMs?: number;
-  /** What the error message says was refused. */
-  what?: string;
-}
 
 // A stopped emulator must not hang a command; moving the clock runs every job that falls due,
 // which can take a while after a long advance.
 const TIMEOUT_MS = 5_000;
 const ADVANCE_TIMEOUT_MS = 120_000;
-/** The most of a control answer read: a page of 100 faults is a few tens of KB. */
-export const MAX_CONTROL_ANSWER_BYTES = 1024 * 1024;
+
+/** The most of a control answer read (the typed client's bound). */
+export { MAX_CONTROL_ANSWER_BYTES } from '@parley/emulator/control';
 
 /**
- * The emulator's control API at the origin of the API base URL (`/_emulator`). Only the emulator
- * has it: against any other server the first call says that the command needs the emulator.
+ * The emulator's control API at the origin of the API base URL (`/_emulator`), through the
+ * emulator's typed client; every failure becomes the command's `ExitError`. Only the emulator has
+ * this API: against any other server the first call says that the command needs the emulator.
  */
 export function controlApi(baseUrl: string, fetchFunction: Fetch) {
   const origin = new URL(baseUrl).origin;
-  const call = async <Answer>(
-    method: string,
-    path: string,
-    { body, timeoutMs = TIMEOUT_MS, what = `${method} /_emulator/${path}` }: CallOptions = {},
-  ): Promise<Answer> => {
-    let response: Response;
-    const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { 'content-type': 'application/json' };
-    }
-    const request = new Request(`${origin}/_emulator/${path}`, init);
+  const client = createControlClient({
+    baseUrl: origin,
+    fetch: fetchFunction,
+    timeoutMs: TIMEOUT_MS,
+    advanceTimeoutMs: ADVANCE_TIMEOUT_MS,
+  });
+  /** Runs a client call; `what` is what an error message says was refused. */
+  const call = async <Answer>(what: string, run: () => Promise<Answer>): Promise<Answer> => {
     try {
-      response = await fetchFunction(request);
+      return await run();
     } catch (error) {
-      throw new ExitError(
-        EXIT.config,
-        `could not reach the emulator control API at ${origin}: ${errorCode(error)}. Start it with \`parley emulator start\`, or pass its --base-url`,
-      );
+      throw exitErrorOf(error, origin, what);
     }
-    if (response.status === 204) return undefined as Answer;
-    const read = await readAtMost(response.body, MAX_CONTROL_ANSWER_BYTES, request).catch(() => undefined);
-    if (read?.cut) {
-      throw new ExitError(
-        EXIT.config,
-        `${origin} answered ${what} with more than 1 MiB, which no emulator answer is: reading stopped there`,
-      );
-    }
-    const answer = parsedJson(read?.bytes) as
-      | (Answer & {
-          error?: { code: string; message: string; request_id?: string; details?: Record<string, unknown> };
-        })
-      | undefined;
-    if (response.ok && answer !== undefined) return answer;
-    if (answer?.error === undefined && (response.status === 404 || response.ok)) {
-      throw new ExitError(
-        EXIT.config,
-        `${origin} has no emulator control API: this command works against the emulator (parley emulator start)`,
-      );
-    }
-    const reason = answer?.error
-      ? `${answer.error.message} (${answer.error.code})`
-      : `HTTP ${response.status}`;
-    // The emulator's own error body, for --json and for a command that names the refused flag.
-    const errorBody = answer?.error && {
-      error: {
-        code: answer.error.code,
-        message: answer.error.message,
-        request_id: answer.error.request_id ?? null,
-        ...(answer.error.details === undefined ? {} : { details: answer.error.details }),
-      },
-    };
-    throw new ExitError(EXIT.api, `the emulator refused ${what}: ${reason}`, errorBody);
   };
   return {
     origin,
-    health: () => call<EmulatorHealth>('GET', 'health'),
-    clock: () => call<EmulatorClock>('GET', 'clock'),
-    advanceClock: (ms: number) =>
-      call<{ now: string }>('POST', 'clock/advance', { body: { ms }, timeoutMs: ADVANCE_TIMEOUT_MS }),
-    reset: () => call<{ ok: true }>('POST', 'reset', { body: {} }),
+    health: () => call('GET /_emulator/health', () => client.health()),
+    clock: () => call('GET /_emulator/clock', () => client.getClock()),
+    advanceClock: (ms: number) => call('POST /_emulator/clock/advance', () => client.advanceClock(ms)),
+    reset: () => call('POST /_emulator/reset', () => client.reset()),
     workspaceClock: (workspaceId: string) =>
-      call<WorkspaceClock>('GET', `workspaces/${encodeURIComponent(workspaceId)}/clock`),
+      call(`GET /_emulator/workspaces/${encodeURIComponent(workspaceId)}/clock`, () =>
+        client.getWorkspaceClock(workspaceId),
+      ),
     advanceWorkspaceClock: (workspaceId: string, ms: number) =>
-      call<{ workspace_id: string; now: string }>(
-        'POST',
-        `workspaces/${encodeURIComponent(workspaceId)}/clock/advance`,
-        { body: { ms }, timeoutMs: ADVANCE_TIMEOUT_MS },
+      call(`POST /_emulator/workspaces/${encodeURIComponent(workspaceId)}/clock/advance`, () =>
+        client.advanceWorkspaceClock(workspaceId, ms),
       ),
     resetWorkspace: (workspaceId: string) =>
-      call<{ ok: true; workspace_id: string }>(
-        'POST',
-        `workspaces/${encodeURIComponent(workspaceId)}/reset`,
-        {
-          body: {},
-        },
+      call(`POST /_emulator/workspaces/${encodeURIComponent(workspaceId)}/reset`, () =>
+        client.resetWorkspace(workspaceId),
       ),
+    // The flags go as given: the emulator checks them and names the refused field.
     createFault: (body: Record<string, unknown>) =>
-      call<EmulatorFault>('POST', 'faults', { body, what: 'the fault' }),
-    listFaults: () => call<{ data: EmulatorFault[] }>('GET', 'faults?limit=100').then((page) => page.data),
-    deleteFault: (id: string) => call<undefined>('DELETE', `faults/${encodeURIComponent(id)}`),
-    clearFaults: () => call<undefined>('DELETE', 'faults'),
+      call('the fault', () => client.createFault(body as unknown as CreateFaultInput)),
+    listFaults: () =>
+      call('GET /_emulator/faults?limit=100', () => client.listFaults({ limit: 100 })).then(
+        (page) => page.data,
+      ),
+    deleteFault: (id: string) =>
+      call(`DELETE /_emulator/faults/${encodeURIComponent(id)}`, () => client.deleteFault(id)),
+    clearFaults: () => call('DELETE /_emulator/faults', () => client.clearFaults()),
     magicNumbers: () =>
-      call<{ data: MagicNumber[] }>('GET', 'magic-numbers?limit=100').then((page) => page.data),
+      call('GET /_emulator/magic-numbers?limit=100', () => client.listMagicNumbers({ limit: 100 })).then(
+        (page) => page.data,
+      ),
     getChaos: (endpointId: string) =>
-      call<EndpointChaos>('GET', `endpoints/${encodeURIComponent(endpointId)}/chaos`),
+      call(`GET /_emulator/endpoints/${encodeURIComponent(endpointId)}/chaos`, () =>
+        client.getChaos(endpointId),
+      ),
     setChaos: (endpointId: string, body: Record<string, unknown>) =>
-      call<EndpointChaos>('PUT', `endpoints/${encodeURIComponent(endpointId)}/chaos`, {
-        body,
-        what: 'the chaos settings',
-      }),
+      call('the chaos settings', () => client.setChaos(endpointId, body as ChaosInput)),
     clearChaos: (endpointId: string) =>
-      call<undefined>('DELETE', `endpoints/${encodeURIComponent(endpointId)}/chaos`),
+      call(`DELETE /_emulator/endpoints/${encodeURIComponent(endpointId)}/chaos`, () =>
+        client.clearChaos(endpointId),
+      ),
     createEndpoint: (applicationId: string, url: string, events: readonly string[], secret?: string) =>
-      call<TemporaryEndpoint>('POST', `applications/${encodeURIComponent(applicationId)}/endpoints`, {
-        body: { url, events, ...(secret === undefined ? {} : { secret }) },
-        what: 'the temporary endpoint',
-      }),
+      call('the temporary endpoint', () =>
+        client.createEndpoint(applicationId, {
+          url,
+          events: [...events] as WebhookEventType[],
+          ...(secret === undefined ? {} : { secret }),
+        }),
+      ),
     /** True when the endpoint is gone (removed now, or already). Never throws: it runs on the way out. */
     async deleteEndpoint(id: string): Promise<boolean> {
-      return call('DELETE', `endpoints/${encodeURIComponent(id)}`).then(
+      return client.deleteEndpoint(id).then(
         () => true,
-        (error: ExitError) => error.message.includes('(not_found)'),
+        (error: unknown) => isEmulatorControlError(error) && error.code === 'not_found',
       );
     },
   };
@@ -197,12 +126,41 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
 /** The control API client of {@link controlApi}. */
 export type ControlApi = ReturnType<typeof controlApi>;
 
-function parsedJson(bytes: Uint8Array | undefined): unknown {
-  try {
-    return bytes === undefined ? undefined : JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
+/**
+ * A failed control call as the command's error: unreachable or not the emulator (exit 3), or
+ * refused by it (exit 1, with the emulator's error body for `--json`).
+ */
+function exitErrorOf(error: unknown, origin: string, what: string): ExitError {
+  if (isEmulatorControlError(error)) {
+    return new ExitError(EXIT.api, `the emulator refused ${what}: ${error.message} (${error.code})`, {
+      error: {
+        code: error.code,
+        message: error.message,
+        request_id: error.requestId ?? null,
+        details: error.details,
+      },
+    });
   }
+  if (isControlResponseError(error)) {
+    if (error.reason === 'too_large') {
+      return new ExitError(
+        EXIT.config,
+        `${origin} answered ${what} with more than 1 MiB, which no emulator answer is: reading stopped there`,
+      );
+    }
+    // A body that is not the emulator's (or could not be read) on 2xx or 404: no control API there.
+    if (error.status === 404 || (error.status >= 200 && error.status < 300)) {
+      return new ExitError(
+        EXIT.config,
+        `${origin} has no emulator control API: this command works against the emulator (parley emulator start)`,
+      );
+    }
+    return new ExitError(EXIT.api, `the emulator refused ${what}: HTTP ${error.status}`);
+  }
+  return new ExitError(
+    EXIT.config,
+    `could not reach the emulator control API at ${origin}: ${errorCode(error)}. Start it with \`parley emulator start\`, or pass its --base-url`,
+  );
 }
 
 function errorCode(error: unknown): string {

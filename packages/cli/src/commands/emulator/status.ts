@@ -42,8 +42,11 @@ function renderEmulatorStatus(status: EmulatorStatus, { style }: CommandContext)
     fields.push([COUNT_LABELS.get(name) ?? name, String(count)]);
   }
   if (status.persistence) {
-    const { ok, error } = status.persistence;
-    fields.push(['Data dir', ok ? style.green('ok') : style.red(error ?? 'cannot be written')]);
+    const persistence = status.persistence;
+    fields.push([
+      'Data dir',
+      persistence.ok ? style.green('ok') : style.red(persistence.error || 'cannot be written'),
+    ]);
   }
   return renderFields(style, fields);
 }
