@@ -55,7 +55,16 @@ describe('parley emulator testing tools, as a process', () => {
     });
     const bad = await runCli(['emulator', 'faults', 'add', '--hang', '--drop'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('give exactly one answer');
+    // The emulator refuses the two answers; the CLI names the flags that give one.
+    expect(bad.stderr).toContain(
+      'Error: the answer (--status with --code, --hang, --drop or --delay-ms) must be one of {"status","code","retry_after"?}, {"hang":true}, {"drop":true}, {"delay_ms"}.',
+    );
+    const tooMany = await runCli(['emulator', 'faults', 'add', '--drop', '--times', '10001'], env);
+    expect(tooMany).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: --times must be a whole number from 1 to 10000.\n',
+    });
     const json = await runCli(['emulator', 'faults', 'add', '--status', '503', '--json'], env);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'usage_error' } });
@@ -95,16 +104,14 @@ describe('parley emulator testing tools, as a process', () => {
     expect(badId).toEqual({
       code: 2,
       stdout: '',
-      stderr: expect.stringContaining(
-        '--key-id takes an id such as 3f1c0e9a-8b2d-4c7e-9f10-2a3b4c5d6e7f (see GET /_emulator/usage), not "nope"',
-      ),
+      stderr: 'Error: --key-id must be the id (UUID) of an API key.\n',
     });
     const both = await runCli(
       ['emulator', 'faults', 'add', '--drop', '--key-id', fault!.id, '--key-prefix', prefix],
       env,
     );
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('give --key-id or --key-prefix, not both');
+    expect(both.stderr).toContain('--key-prefix: Give key_id or key_prefix, not both.');
     expect((await server.emulator.control.listFaults()).data).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { H3 } from 'h3';
 import type { Clock, ClockMode } from './clock/clock-types';
 import { createTimeline } from './clock/create-timeline';
+import { resumedTime } from './clock/resumed-time';
 import { type ControlRuntime, createControl, type EmulatorControl } from './core/control';
 import { DEFAULT_SANDBOX_KEY } from './core/defaults';
 import { EmulatorCore } from './core/emulator-core';
@@ -127,8 +128,7 @@ export function assembleEmulator(
 ): { emulator: Emulator; app: H3 } {
   const loaded = persistence.load();
   const mode = options.clock ?? 'real';
-  const savedNow =
-    loaded && (loaded.clock.mode === 'frozen' ? loaded.clock.frozenAt : Date.now() + loaded.clock.offsetMs);
+  const savedNow = loaded && resumedTime(loaded.clock, CLOCK_LATEST_MS);
   const start = savedNow ?? options.now;
   const timeline = createTimeline({
     mode,

@@ -142,6 +142,19 @@ describe('a data dir whose snapshot holds a clock out of range', () => {
     await emulator.close();
   });
 
+  test('the global clock, real, that ran past the end while stopped stands at the end, whatever mode it restarts in', async () => {
+    for (const clock of ['frozen', 'real'] as const) {
+      const { dir } = await dataDirWithOwnClock();
+      editSnapshot(dir, (snapshot) => {
+        snapshot.clock = { mode: 'real', offsetMs: CLOCK_LATEST_MS + 5_000 - Date.now(), frozenAt: 0 };
+      });
+      const emulator = createEmulator({ clock, dataDir: dir });
+      await emulator.ready;
+      expect(emulator.clock.now(), clock).toBe(CLOCK_LATEST_MS);
+      await emulator.close();
+    }
+  });
+
   test('clocks at the very ends of the range restore', async () => {
     const { dir, workspaceId } = await dataDirWithOwnClock();
     editSnapshot(dir, (snapshot) => {
