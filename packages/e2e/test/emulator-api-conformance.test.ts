@@ -1,5 +1,5 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +66,12 @@ interface DescribedSchema {
   }[];
 }
 interface Description {
-  paths: Record<string, Partial<Record<Method, { responses: Record<string, DescribedResponse> }>>>;
+  paths: Record<
+    string,
+    Partial<
+      Record<Method, { parameters?: { $ref?: string }[]; responses: Record<string, DescribedResponse> }>
+    >
+  >;
   components: { responses: Record<string, DescribedResponse>; schemas: Record<string, DescribedSchema> };
 }
 /** One operation of the description. */
@@ -75,6 +80,8 @@ interface Operation {
   name: string;
   method: Method;
   path: string;
+  /** Whether it is a list (takes `limit`). */
+  paged: boolean;
   responses: Record<string, DescribedResponse>;
 }
 
@@ -93,7 +100,15 @@ const operations: Operation[] = Object.entries(description.paths).flatMap(([path
   METHODS.flatMap((method) => {
     const operation = item[method];
     return operation
-      ? [{ name: `${method.toUpperCase()} ${path}`, method, path, responses: operation.responses }]
+      ? [
+          {
+            name: `${method.toUpperCase()} ${path}`,
+            method,
+            path,
+            paged: (operation.parameters ?? []).some((parameter) => parameter.$ref?.endsWith('/Limit')),
+            responses: operation.responses,
+          },
+        ]
       : [];
   }),
 );
@@ -588,7 +603,44 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
       applied: {},
     });
     await ok('post', '/clock/advance', 200, { body: { ms: 60_000 } });
-    await main.emulator.idle();
+    expect(await ok('get', '/idle', 200)).toEqual({ idle: true });
+
+    // An attempt its receiver holds: not idle at the timeout, idle once it is answered.
+    const answers: ServerResponse[] = [];
+    const holding = await startReceiver((response) => answers.push(response));
+    try {
+      const slow = await ok<Created>('post', '/applications/{id}/endpoints', 201, {
+        id: DEFAULT_APPLICATION_ID,
+        body: { url: holding.url, events: ['webhook.test'] },
+      });
+      await ok('post', '/endpoints/{id}/test', 202, { id: slow.id });
+      expect(await ok('get', '/idle', 200, { query: { timeout_ms: '1' } })).toEqual({
+        idle: false,
+        in_flight: 1,
+      });
+      expect(answers).toHaveLength(1);
+      answers[0]!.end('ok');
+      expect(await ok('get', '/idle', 200, { query: { timeout_ms: '60000' } })).toEqual({ idle: true });
+      await ok('delete', '/endpoints/{id}', 204, { id: slow.id });
+    } finally {
+      for (const response of answers) if (!response.writableEnded) response.end();
+      await holding.close();
+    }
+    for (const timeout of ['0', '60001', '1.5', 'abc']) {
+      await refused(
+        'get',
+        '/idle',
+        { query: { timeout_ms: timeout } },
+        invalid('timeout_ms', 'invalid_value', 'query.timeout_ms'),
+      );
+    }
+    // An integer in another notation: Prism reads 1000, the emulator takes digits only.
+    await refused(
+      'get',
+      '/idle',
+      { query: { timeout_ms: '1e3' } },
+      invalid('timeout_ms', 'invalid_value', null),
+    );
 
     const create = (body: unknown) => ({ id: DEFAULT_APPLICATION_ID, body });
     const path = '/applications/{id}/endpoints';
@@ -1138,9 +1190,7 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
   });
 
   it('lists at their page-size limits, the longest advance, and the global clock to its last instant', async () => {
-    const lists = operations.filter(
-      (operation) => operation.method === 'get' && '400' in operation.responses,
-    );
+    const lists = operations.filter((operation) => operation.paged);
     for (const { path: template } of lists) {
       const id = idFor(template);
       for (const limit of ['0', '101']) {
