@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, closedPort, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 
@@ -22,16 +23,11 @@ afterAll(async () => {
 });
 // Each test starts from the seed, so per-minute windows never carry over under the frozen clock.
 beforeEach(async () => {
-  await fetch(`${server.controlUrl}/reset`, { method: 'POST' });
+  await createControlClient({ baseUrl: server.url }).reset();
 });
 
 async function advanceClock(ms: number): Promise<void> {
-  const response = await fetch(`${server.controlUrl}/clock/advance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ms }),
-  });
-  expect(response.status).toBe(200);
+  await createControlClient({ baseUrl: server.url }).advanceClock(ms);
 }
 
 describe('parley (built) --version and --help', () => {
@@ -222,9 +218,7 @@ describe('parley send', () => {
     // Under --json the progress line is silent: find the message through the control API instead.
     let messageId = '';
     for (;;) {
-      const list = (await (await fetch(`${server.controlUrl}/messages`)).json()) as {
-        data: { id: string; text: string }[];
-      };
+      const list = await createControlClient({ baseUrl: server.url }).listMessages();
       messageId = list.data.find((message) => message.text === 'wait')?.id ?? '';
       if (messageId) break;
       await new Promise((resolve) => setImmediate(resolve));

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postHuge, repeated, send, sseItem, startHostileServer, startStream } from './_hostile-servers';
@@ -150,11 +151,8 @@ describe('parley listen against a sender of a huge body', () => {
     try {
       await listening.waitFor('"ready":true');
       const ready = JSON.parse(lines(listening.stdout())[0]!);
-      const control = (path: string, init?: RequestInit) =>
-        fetch(`${emulator.controlUrl}/${path}`, init).then((response) => response.json());
-      const { data } = (await control(`endpoints?application_id=${ready.application_id}`)) as {
-        data: { id: string; url: string }[];
-      };
+      const control = createControlClient({ baseUrl: emulator.url });
+      const { data } = await control.listEndpoints({ applicationId: ready.application_id });
       const receiverUrl = data.find((endpoint) => endpoint.id === ready.endpoint_id)!.url;
 
       const answer = await postHuge(receiverUrl, 32 * MiB);
@@ -163,9 +161,8 @@ describe('parley listen against a sender of a huge body', () => {
       expect(received).toEqual([]);
 
       // Still listening: a test delivery goes through to the app.
-      const json = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
-      await control(`endpoints/${ready.endpoint_id}/test`, json);
-      await control('clock/advance', { ...json, body: '{"ms":0}' });
+      await control.testEndpoint(ready.endpoint_id);
+      await control.advanceClock(0);
       await listening.waitFor('"status":204');
       expect(received).toHaveLength(1);
       expect(listening.stderr()).toBe(

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, CLI_PATH } from '@parley/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -106,9 +107,7 @@ describe('interactive parley send (tmux)', () => {
     keys('Enter');
     await waitForScreen('EXIT:130');
     expect(screen()).toContain('not sent: cancelled at the confirmation');
-    const messages = (await (await fetch(`${server.controlUrl}/messages`)).json()) as {
-      data: { text: string }[];
-    };
+    const messages = await createControlClient({ baseUrl: server.url }).listMessages({ limit: 100 });
     expect(messages.data.filter((message) => message.text === 'Bonjour')).toHaveLength(0);
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
 import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -55,8 +56,8 @@ afterAll(async () => {
 });
 
 async function endpointIds(): Promise<string[]> {
-  const response = await fetch(`${server.controlUrl}/endpoints`);
-  return ((await response.json()) as { data: { id: string }[] }).data.map((endpoint) => endpoint.id);
+  const { data } = await createControlClient({ baseUrl: server.url }).listEndpoints({ limit: 100 });
+  return data.map((endpoint) => endpoint.id);
 }
 
 describe('parley listen and parley emulator reset', () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { verifyWebhook, type WebhookEvent } from '@parley/sdk';
 import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -52,15 +53,7 @@ afterAll(async () => {
   await rm(configHome, { recursive: true, force: true });
 });
 
-async function control(path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${server.controlUrl}/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
+const control = () => createControlClient({ baseUrl: server.url });
 
 describe('parley listen --forward-to', () => {
   it('forwards triggered and status events, verified by the app, and removes its endpoint on SIGINT', async () => {
@@ -76,7 +69,7 @@ describe('parley listen --forward-to', () => {
 
     const triggered = await runCli(['trigger', 'message.received', '--json'], env);
     expect(JSON.parse(triggered.stdout)).toMatchObject({ deliveries_queued: 1 });
-    await control('clock/advance', { ms: 0 });
+    await control().advanceClock(0);
     await vi.waitFor(
       () => expect(verified.map((event) => event.type)).toEqual(['message.received']),
       PATIENCE,
@@ -95,7 +88,7 @@ describe('parley listen --forward-to', () => {
       ],
       env,
     );
-    await control('clock/advance', { ms: 2_000 });
+    await control().advanceClock(2_000);
     await vi.waitFor(() => expect(verified).toHaveLength(2), PATIENCE);
     expect(verified[1]).toMatchObject({
       type: 'message.status_updated',
@@ -127,9 +120,7 @@ describe('parley listen --forward-to', () => {
     const result = await listening.exited;
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('temporary endpoint removed');
-    const endpoints = (await control(`endpoints?application_id=${ready.application_id}`)) as {
-      data: { id: string }[];
-    };
+    const endpoints = await control().listEndpoints({ applicationId: ready.application_id });
     expect(endpoints.data.map((endpoint) => endpoint.id)).not.toContain(ready.endpoint_id);
   });
 
@@ -161,7 +152,7 @@ describe('parley listen --forward-to', () => {
       expect(JSON.parse(listening.stdout().split('\n')[0]!).secret).toBe(secret);
       const before = verified.length;
       await runCli(['trigger', 'webhook.test'], env);
-      await control('clock/advance', { ms: 0 });
+      await control().advanceClock(0);
       await vi.waitFor(() => expect(verified).toHaveLength(before + 1), PATIENCE);
       listening.child.kill('SIGINT');
       expect((await listening.exited).code, `run ${run}`).toBe(0);

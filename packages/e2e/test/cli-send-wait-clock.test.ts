@@ -2,6 +2,7 @@
 // frozen clock (issue 24): the frozen clock is said at once with the command that moves it,
 // `--advance` moves it, and the magic recipient that is read can be waited for up to read.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function clockNow(): Promise<number> {
-  const clock = (await (await fetch(`${server.controlUrl}/clock`)).json()) as { now: string };
+  const clock = await createControlClient({ baseUrl: server.url }).getClock();
   return Date.parse(clock.now);
 }
 

@@ -1,5 +1,6 @@
 // `parley send --wait` edges through the built CLI: waiting for `read` in the sandbox, and Ctrl-C.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli, startCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -19,9 +20,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function messageCount(): Promise<number> {
-  const health = (await (await fetch(`${server.controlUrl}/health`)).json()) as {
-    counts: { messages: number };
-  };
+  const health = await createControlClient({ baseUrl: server.url }).health();
   return health.counts.messages;
 }
 

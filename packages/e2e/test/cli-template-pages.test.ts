@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONNECTION_ID, LIVE_KEY, TEMPLATE_COUNT, templateSeed } from './_template-seed';
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 // The templates bucket allows 10 calls a minute and the frozen clock never ends a minute.
 beforeEach(async () => {
-  await fetch(`${server.controlUrl}/reset`, { method: 'POST' });
+  await createControlClient({ baseUrl: server.url }).reset();
 });
 
 describe(`a connection with ${TEMPLATE_COUNT} templates of its own`, () => {

@@ -1,6 +1,7 @@
 // `parley --verbose` and PARLEY_LOG as a real process: the SDK's log on stderr, stdout untouched.
 // A proxy in front of the emulator answers a send with a 503 when told to, so the log shows a retry.
 import { type EmulatorServer, SANDBOX_ACTIVE_CONNECTION_ID, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FailingProxy, startFailingProxy } from './_failing-proxy';
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await fetch(`${server.controlUrl}/reset`, { method: 'POST' });
+  await createControlClient({ baseUrl: server.url }).reset();
 });
 
 /** The SDK's lines on stderr, with timings as N. */

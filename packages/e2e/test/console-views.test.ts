@@ -1,4 +1,5 @@
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { Parley, verifyWebhook } from '@parley/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -286,18 +287,11 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     await faultRow.filter({ hasText: '0 of 1' }).waitFor();
     // One tied to a key id (set over HTTP, as a script would: the open page follows it live).
     const seedApp = (await server.emulator.control.listApplications()).data[0]!;
-    const keys = await fetch(`${server.controlUrl}/applications/${seedApp.id}/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
+    const overHttp = createControlClient({ baseUrl: server.url });
+    const keyId = (await overHttp.createKey(seedApp.id)).id;
+    expect(await overHttp.createFault({ key_id: keyId, fault: { drop: true } })).toMatchObject({
+      key_id: keyId,
     });
-    const keyId = ((await keys.json()) as { id: string }).id;
-    const byId = await fetch(`${server.controlUrl}/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: keyId, fault: { drop: true } }),
-    });
-    expect(byId.status).toBe(201);
     await faultRow.filter({ hasText: `key ${keyId}` }).waitFor();
     await page.getByRole('button', { name: 'Clear all faults' }).click();
     await page.locator('#fault-list', { hasText: 'No fault' }).waitFor();
@@ -307,12 +301,8 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
     const endpoint = await control.createEndpoint(app.id, { url: receiver.url, events: ['webhook.test'] });
     // Set over HTTP, as a script would: the control call is published on the activity stream, so the
     // open page refreshes (an in-process call publishes nothing, and the row could keep "off").
-    const chaos = await fetch(`${server.controlUrl}/endpoints/${endpoint.id}/chaos`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ duplicate: { next: 2 }, seed: 7 }),
-    });
-    expect(chaos.status).toBe(200);
+    const chaos = await overHttp.setChaos(endpoint.id, { duplicate: { next: 2 }, seed: 7 });
+    expect(chaos).toMatchObject({ duplicate: { next: 2 }, seed: 7 });
     await view('Endpoints');
     await page
       .locator(`tr[data-endpoint-id="${endpoint.id}"] td.chaos-settings`, { hasText: 'duplicate next 2' })

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { canonicalJson, DailyLimitError, Parley } from '@parley/sdk';
 import { verifyWebhook } from '@parley/sdk/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,19 +42,13 @@ async function receiver(): Promise<{ url: string; received: Received[] }> {
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/webhooks`, received };
 }
 
-const json = { 'content-type': 'application/json' };
-const control = (path: string, body?: unknown) =>
-  fetch(`${server.controlUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: json,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  }).then((response) => response.json());
+const control = () => createControlClient({ baseUrl: server.url });
 
 describe('the SDK against a listening emulator', () => {
   it('a sandbox send moves queued → sent → delivered with the clock, each change a verified, canonical delivery', async () => {
     const { url, received } = await receiver();
-    const app = (await control('/applications')).data[0];
-    const endpoint = await control(`/applications/${app.id}/endpoints`, {
+    const app = (await control().listApplications()).data[0]!;
+    const endpoint = await control().createEndpoint(app.id, {
       url,
       events: ['message.status_updated'],
     });
@@ -66,7 +61,7 @@ describe('the SDK against a listening emulator', () => {
       template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
     });
     expect(message.status).toBe('queued');
-    await control('/clock/advance', { ms: 5_000 });
+    await control().advanceClock(5_000);
     await server.emulator.idle();
     expect(received).toHaveLength(2);
     const statuses = [];
@@ -82,9 +77,9 @@ describe('the SDK against a listening emulator', () => {
 
   it('after a rotation every delivery carries two signatures, new first, and each secret verifies', async () => {
     const { url, received } = await receiver();
-    const app = (await control('/applications')).data[0];
-    const endpoint = await control(`/applications/${app.id}/endpoints`, { url, events: ['webhook.test'] });
-    const rotated = await control(`/endpoints/${endpoint.id}/rotate-secret`, {});
+    const app = (await control().listApplications()).data[0]!;
+    const endpoint = await control().createEndpoint(app.id, { url, events: ['webhook.test'] });
+    const rotated = await control().rotateSecret(endpoint.id);
     const parley = new Parley({ apiKey: server.sandboxKey, baseUrl: server.baseUrl });
     await parley.sandbox.events.create({ type: 'webhook.test' });
     await server.emulator.idle();
@@ -100,28 +95,28 @@ describe('the SDK against a listening emulator', () => {
   });
 
   it('a live workspace: inbound opens the window, and the 1,001st send of the UTC day is a DailyLimitError', async () => {
-    const workspace = await control('/workspaces', { name: 'Acme' });
-    const app = await control('/applications', {
+    const workspace = await control().createWorkspace({ name: 'Acme' });
+    const app = await control().createApplication({
       name: 'Shop',
       environment: 'live',
       workspace_id: workspace.id,
     });
-    const { key } = await control(`/applications/${app.id}/keys`, { accept_agreement: true });
-    const connection = await control(`/applications/${app.id}/connections`, { phone_number: '+14155550100' });
+    const { key } = await control().createKey(app.id, { accept_agreement: true });
+    const connection = await control().createConnection(app.id, { phone_number: '+14155550100' });
     const live = new Parley({ apiKey: key, baseUrl: server.baseUrl, maxRetries: 0 });
     const textTo = (to: string) =>
       live.messages.send({ connection_id: connection.id, to, type: 'text', text: 'Bonjour' });
     expect((await textTo('+33611112222')).error).toMatchObject({ code: 'outside_messaging_window' });
-    await control(`/connections/${connection.id}/inbound`, { from: '+33611112222', text: 'Salut !' });
+    await control().receiveInbound(connection.id, { from: '+33611112222', text: 'Salut !' });
     expect((await textTo('+33611112222')).status).toBe('queued');
     // The other 998 sends of the day go through the control clock's minute windows (30 sends/min).
     let sent = 2;
-    await control('/clock/advance', { ms: 60_000 });
+    await control().advanceClock(60_000);
     while (sent < 1000) {
       const batch = Math.min(30, 1000 - sent);
       await Promise.all(Array.from({ length: batch }, () => textTo('+33611112222')));
       sent += batch;
-      await control('/clock/advance', { ms: 60_000 });
+      await control().advanceClock(60_000);
     }
     const refused = await textTo('+33611112222').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DailyLimitError);

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createControlClient } from '@parley/emulator/control';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -112,7 +113,7 @@ describe('pnpm demo', () => {
         `Try it yourself  (first \`pnpm emulator --port ${port} --clock frozen\` in another terminal, or \`pnpm demo --keep\` to keep the demo's)\n`,
       );
       // It has: nothing answers on that port any more.
-      await expect(fetch(`http://127.0.0.1:${port}/_emulator/health`)).rejects.toThrow();
+      await expect(createControlClient({ baseUrl: `http://127.0.0.1:${port}` }).health()).rejects.toThrow();
     } finally {
       holder.close();
     }

@@ -4,6 +4,7 @@ import {
   SANDBOX_ACTIVE_CONNECTION_ID,
   startEmulatorServer,
 } from '@parley/emulator';
+import { createControlClient, type FaultAnswer } from '@parley/emulator/control';
 import { ConnectionError, Parley, type SendMessageParams, TimeoutError } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -26,19 +27,11 @@ const params: SendMessageParams = {
   text: 'Votre commande est prête.',
 };
 
-async function control(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.controlUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(response.ok).toBe(true);
-  return response.status === 204 ? undefined : response.json();
-}
+const control = () => createControlClient({ baseUrl: server.url });
 
 /** A fault on the next `times` sends of the sandbox key (its display prefix: `prl_sandbox_parl`). */
-const sendFault = (times: number, fault: object) =>
-  control('POST', '/faults', {
+const sendFault = (times: number, fault: FaultAnswer) =>
+  control().createFault({
     method: 'POST',
     path: '/v1/messages',
     key_prefix: server.sandboxKey.slice(0, 16),
@@ -64,7 +57,8 @@ function client(options: { timeout?: number; maxRetries?: number } = {}) {
 
 /** [status, fault id or null] of the /v1 requests the emulator saw, oldest first. */
 async function seen() {
-  const { data } = await control('GET', '/activity?type=request');
+  // The activity list is the stream's companion, not a control method: read over HTTP as it is.
+  const { data } = await (await fetch(`${server.controlUrl}/activity?type=request`)).json();
   return data.reverse().map((item: { status: number; fault?: string }) => [item.status, item.fault ?? null]);
 }
 
@@ -81,9 +75,7 @@ describe('SDK retries against injected faults', () => {
       [503, fault.id],
       [202, null],
     ]);
-    expect((await control('GET', '/messages')).data.map((stored: { id: string }) => stored.id)).toEqual([
-      message.id,
-    ]);
+    expect((await control().listMessages()).data.map((stored) => stored.id)).toEqual([message.id]);
   });
 
   it('429 rate_limited with Retry-After: 1 is waited for, then retried', async () => {
@@ -117,14 +109,14 @@ describe('SDK retries against injected faults', () => {
     expect((await recovering.parley.messages.send(params)).status).toBe('queued');
     expect(recovering.attempts).toHaveLength(2);
 
-    const fault = await control('POST', '/faults', { path: '/v1/status', times: 2, fault: { drop: true } });
+    const fault = await control().createFault({ path: '/v1/status', times: 2, fault: { drop: true } });
     const failing = client({ maxRetries: 1 });
     const error = await failing.parley.status.get().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(failing.attempts).toHaveLength(2);
-    expect(
-      (await control('GET', '/faults')).data.find((listed: { id: string }) => listed.id === fault.id),
-    ).toMatchObject({ remaining: 0 });
+    expect((await control().listFaults()).data.find((listed) => listed.id === fault.id)).toMatchObject({
+      remaining: 0,
+    });
   });
 });
 
