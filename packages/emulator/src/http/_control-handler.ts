@@ -4,13 +4,14 @@ import { isUuid, newRequestId } from '../domain/ids';
 import { assertSameOriginCaller } from './_origin-guard';
 import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
+import { routeId } from './_route-id';
 
 /** What a control handler gets. */
 export interface ControlCall {
   core: EmulatorCore;
   url: URL;
-  /** Path segments after `/_emulator/`. */
-  segments: string[];
+  /** The route's `:id` (h3's `getRouterParam`), decoded; `''` on a route without one. */
+  id: string;
   /** The JSON body of a POST/PUT/PATCH (`{}` when empty). */
   body: unknown;
 }
@@ -42,62 +43,53 @@ export function requestIdOf(event: H3Event): string {
 }
 
 /**
- * Wraps a control-API handler: POST, PUT and PATCH must be `application/json` (415 otherwise; a
- * cross-site form cannot send it without a CORS preflight, which is never granted), an empty
- * JSON body counts as `{}`, and errors use the spec's error body.
+ * h3 middleware of the control routes, before {@link sameOriginOnly}: each change (not a read:
+ * the console's own reads would otherwise fill the feed it watches) joins the activity feed with
+ * the status it was answered, refused or not.
+ */
+export function publishChanges(core: EmulatorCore): Middleware {
+  return async (event, next) => {
+    if (event.req.method === 'GET') return next();
+    const started = performance.now();
+    const response = (await next()) as Response;
+    // Only an application that exists: a path's id is outside input, refused or not.
+    const applicationId = event.context.matchedRoute?.route?.startsWith('/_emulator/applications/:id')
+      ? routeId(event)
+      : undefined;
+    const known = isUuid(applicationId) && core.state.applications[applicationId] !== undefined;
+    core.activity.publish({
+      kind: 'control',
+      application_ids: known ? [applicationId] : [],
+      method: event.req.method,
+      path: event.url.pathname,
+      status: response.status,
+      request_id: requestIdOf(event),
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    });
+    return response;
+  };
+}
+
+/**
+ * A control-API handler, under {@link publishChanges} and {@link sameOriginOnly}: POST, PUT and
+ * PATCH must be `application/json` (415 otherwise; a cross-site form cannot send it without a
+ * CORS preflight, which is never granted), an empty JSON body counts as `{}`.
  */
 export function controlHandler(
   core: EmulatorCore,
   run: (call: ControlCall) => ControlResult | Promise<ControlResult>,
 ) {
   return async (event: H3Event): Promise<Response> => {
-    const started = performance.now();
-    const requestId = newRequestId();
-    const response = await answer(event, requestId);
-    // Changes only: the console's own reads would otherwise fill the feed it watches.
-    if (event.req.method !== 'GET') {
-      const segments = event.url.pathname.split('/');
-      // Only an application that exists: a path's id is outside input, refused or not.
-      const applicationId = segments[2] === 'applications' ? segments[3] : undefined;
-      const known = isUuid(applicationId) && core.state.applications[applicationId] !== undefined;
-      core.activity.publish({
-        kind: 'control',
-        application_ids: known ? [applicationId] : [],
-        method: event.req.method,
-        path: event.url.pathname,
-        status: response.status,
-        request_id: requestId,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      });
+    const request = event.req;
+    let body: unknown;
+    if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') {
+      const read = await readBodyText(request);
+      requireJsonContentType(request);
+      body = parseJsonBody(read, {});
     }
-    return response;
+    const result = await run({ core, url: event.url, id: routeId(event), body });
+    return jsonResponse(result.status, result.body, requestIdOf(event));
   };
-
-  async function answer(event: H3Event, requestId: string): Promise<Response> {
-    try {
-      const request = event.req;
-      assertSameOriginCaller(request, event.url);
-      let body: unknown;
-      if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') {
-        const read = await readBodyText(request);
-        requireJsonContentType(request);
-        body = parseJsonBody(read, {});
-      }
-      const segments = event.url.pathname.split('/').slice(2).map(decodeSegment);
-      const result = await run({ core: core, url: event.url, segments, body });
-      return jsonResponse(result.status, result.body, requestId);
-    } catch (error) {
-      return errorResponse(error, requestId);
-    }
-  }
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** The `application_id` query filter, if given. */

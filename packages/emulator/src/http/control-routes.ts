@@ -5,11 +5,19 @@ import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { parseIdleTimeout } from '../domain/idle-timeout';
 import { isUuid } from '../domain/ids';
-import { applicationFilter, type ControlCall, type ControlResult, controlHandler } from './_control-handler';
+import {
+  applicationFilter,
+  type ControlCall,
+  type ControlResult,
+  controlHandler,
+  publishChanges,
+  sameOriginOnly,
+} from './_control-handler';
 import { limitOf } from './_pagination';
 
 /** The control API of DESIGN §4 (plus the listing additions of the shared contract) under `/_emulator`. */
 export function registerControlRoutes(app: H3, core: EmulatorCore, control: EmulatorControl): void {
+  const middleware = [publishChanges(core), sameOriginOnly];
   const route = (
     method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     path: string,
@@ -17,9 +25,10 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
   ) =>
     app[method](
       `/_emulator${path}`,
-      controlHandler(core, path.includes('/:id') ? (call) => run(withWellFormedId(call)) : run),
+      controlHandler(core, path.includes('/:id') ? (call) => run(withWellFormedId(call, path)) : run),
+      { middleware },
     );
-  const id = (call: ControlCall, index = 1) => call.segments[index] ?? '';
+  const id = (call: ControlCall) => call.id;
   // The body as the control's input: every control call checks its input at run time (400 naming
   // the field), exactly as for an in-process caller who passed it unchecked.
   const input = <Input>(call: ControlCall, field?: string): Input =>
@@ -174,11 +183,10 @@ const KIND_BY_COLLECTION = new Map([
  * Every control id is a UUID: anything else (`__proto__`, `constructor`, `../x`) is a 404 before
  * any lookup, so no outside string ever reaches a collection as a key.
  */
-function withWellFormedId(call: ControlCall): ControlCall {
-  const id = call.segments[1] ?? '';
-  if (!isUuid(id)) {
-    const kind = KIND_BY_COLLECTION.get(call.segments[0] ?? '') ?? 'record';
-    throw new DomainError('not_found', `No ${kind} ${id}.`, { [`${kind}_id`]: id });
+function withWellFormedId(call: ControlCall, path: string): ControlCall {
+  if (!isUuid(call.id)) {
+    const kind = KIND_BY_COLLECTION.get(path.split('/')[1] ?? '') ?? 'record';
+    throw new DomainError('not_found', `No ${kind} ${call.id}.`, { [`${kind}_id`]: call.id });
   }
   return call;
 }
