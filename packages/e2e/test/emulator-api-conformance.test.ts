@@ -65,13 +65,13 @@ interface DescribedSchema {
     properties?: { error: { properties: { code: { enum?: string[]; const?: string } } } };
   }[];
 }
+interface DescribedOperation {
+  operationId: string;
+  parameters?: { $ref?: string }[];
+  responses: Record<string, DescribedResponse>;
+}
 interface Description {
-  paths: Record<
-    string,
-    Partial<
-      Record<Method, { parameters?: { $ref?: string }[]; responses: Record<string, DescribedResponse> }>
-    >
-  >;
+  paths: Record<string, Partial<Record<Method, DescribedOperation>>>;
   components: { responses: Record<string, DescribedResponse>; schemas: Record<string, DescribedSchema> };
 }
 /** One operation of the description. */
@@ -1231,6 +1231,18 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
     expect(missing).toEqual([]);
     // Only the stream's 200 came without Prism.
     expect([...producedDirectly]).toEqual([['GET /stream', new Set(['200'])]]);
+  });
+
+  it('each operation is the function of emulator.control of its name, and each function an operation', () => {
+    // The activity feed is HTTP only (a stream and its list); everything else is one control call.
+    const httpOnly = ['streamActivity', 'listActivity'];
+    const operationIds = Object.values(description.paths).flatMap((item) =>
+      METHODS.flatMap((method) => item[method]?.operationId ?? []),
+    );
+    expect(operationIds).toHaveLength(operations.length);
+    expect(operationIds.filter((id) => !httpOnly.includes(id)).sort()).toEqual(
+      Object.keys(main.emulator.control).sort(),
+    );
   });
 
   it("the description's error codes are the emulator's, each under the status the emulator answers it with", () => {
