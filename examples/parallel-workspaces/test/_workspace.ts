@@ -1,3 +1,4 @@
+import { createControlClient, type EmulatorControl } from '@parley/emulator/control';
 import { Parley, type ParleyOptions } from '@parley/sdk';
 import { inject } from 'vitest';
 
@@ -19,9 +20,8 @@ export interface Workspace {
   now(): Promise<number>;
   /** The ids of the messages the emulator holds for this workspace's application, newest first. */
   messageIds(): Promise<string[]>;
-  /** A call to the control API. */
-  // biome-ignore lint/suspicious/noExplicitAny: control answers are read as JSON
-  control(method: string, path: string, body?: unknown): Promise<any>;
+  /** The shared emulator's control API (typed): the same methods as `emulator.control` in process. */
+  control: EmulatorControl;
 }
 
 /**
@@ -29,39 +29,31 @@ export interface Workspace {
  * key: call it once per test file (each file runs in its own worker).
  */
 export async function takeWorkspace(name: string): Promise<Workspace> {
-  const { baseUrl, controlUrl } = inject('parleyEmulator');
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${controlUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 ? undefined : response.json();
-  };
-  const workspace = await control('POST', '/workspaces', {
+  const { baseUrl } = inject('parleyEmulator');
+  const control = createControlClient({ baseUrl });
+  const workspace = await control.createWorkspace({
     name,
     clock: 'frozen',
     now: new Date(START).toISOString(),
   });
-  const application = await control('POST', '/applications', {
+  const application = await control.createApplication({
     name: `${name} (sandbox)`,
     environment: 'sandbox',
     workspace_id: workspace.id,
   });
-  const key = await control('POST', `/applications/${application.id}/keys`, {});
+  const key = await control.createKey(application.id);
   return {
     id: workspace.id,
     applicationId: application.id,
     keyId: key.id,
     client: (options = {}) => new Parley({ ...options, apiKey: key.key, baseUrl }),
     advance: async (ms) => {
-      await control('POST', `/workspaces/${workspace.id}/clock/advance`, { ms });
+      await control.advanceWorkspaceClock(workspace.id, ms);
     },
-    now: async () => Date.parse((await control('GET', `/workspaces/${workspace.id}/clock`)).now),
+    now: async () => Date.parse((await control.getWorkspaceClock(workspace.id)).now),
     messageIds: async () =>
-      (await control('GET', `/messages?application_id=${application.id}&limit=100`)).data.map(
-        (message: { id: string }) => message.id,
+      (await control.listMessages({ applicationId: application.id, limit: 100 })).data.map(
+        (message) => message.id,
       ),
     control,
   };

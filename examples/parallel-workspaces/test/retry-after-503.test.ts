@@ -5,7 +5,7 @@ describe('a 503 on the first send (worker with its own workspace)', () => {
   it('the SDK retries with the same Idempotency-Key: one message, the fault used up', async () => {
     const workspace = await takeWorkspace('retry-after-503');
     // Tied to this workspace's key: the other workers' sends never meet it.
-    const fault = await workspace.control('POST', '/faults', {
+    const fault = await workspace.control.createFault({
       method: 'POST',
       path: '/v1/messages',
       key_id: workspace.keyId,
@@ -18,8 +18,8 @@ describe('a 503 on the first send (worker with its own workspace)', () => {
       text: 'Paiement reçu.',
     });
     expect(message.status).toBe('queued');
-    const faults = (await workspace.control('GET', '/faults')).data;
-    expect(faults.find((listed: { id: string }) => listed.id === fault.id)).toMatchObject({ remaining: 0 });
+    const faults = (await workspace.control.listFaults({ limit: 100 })).data;
+    expect(faults.find((listed) => listed.id === fault.id)).toMatchObject({ remaining: 0 });
     await workspace.advance(6_000);
     expect((await workspace.client().messages.get(message.id)).status).toBe('delivered');
     expect(await workspace.messageIds()).toEqual([message.id]);

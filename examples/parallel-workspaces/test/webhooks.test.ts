@@ -27,7 +27,7 @@ describe('status webhooks (worker with its own workspace and its own receiver)',
   it('this receiver gets exactly its own message’s events, signed, timed by this workspace’s clock', async () => {
     const workspace = await takeWorkspace('webhooks');
     const { port } = receiver.address() as AddressInfo;
-    await workspace.control('POST', `/applications/${workspace.applicationId}/endpoints`, {
+    await workspace.control.createEndpoint(workspace.applicationId, {
       url: `http://127.0.0.1:${port}/webhooks/parley`,
       events: ['message.status_updated'],
       secret: SECRET,
@@ -40,7 +40,9 @@ describe('status webhooks (worker with its own workspace and its own receiver)',
     });
     await workspace.advance(8_000);
     // The advance started both deliveries; they travel over real sockets, side by side.
-    await expect.poll(() => received.length).toBe(2);
+    // Idle once no attempt is in flight: both have been answered, no polling.
+    expect(await workspace.control.idle()).toEqual({ idle: true });
+    expect(received).toHaveLength(2);
     const at = (ms: number) => new Date(START + ms).toISOString().replace('.000Z', 'Z');
     received.sort((a, b) => a.created_at.localeCompare(b.created_at));
     expect(received).toEqual([
