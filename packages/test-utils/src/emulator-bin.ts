@@ -54,7 +54,8 @@ function start(args: readonly string[]): NodeProcess {
  *
  * @example
  * const { ready } = await startEmulatorBin(['--clock', 'frozen']);
- * await fetch(`${ready.control_url}/health`);
+ * const control = createControlClient({ baseUrl: ready.base_url }); // from @parley/emulator/control
+ * await control.health();
  */
 export async function startEmulatorBin(args: readonly string[]): Promise<RunningEmulatorBin> {
   const running = start(['--json', '--port', '0', ...args]);
