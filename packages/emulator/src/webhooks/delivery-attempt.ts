@@ -1,6 +1,12 @@
-import { request as undiciRequest } from 'undici';
-import { deliveryAgent } from './_pinned-agents';
 import type { HostResolver } from './url-policy';
+
+// undici is loaded at the first attempt, not at start: importing it was ~40 % of the CPU the bin
+// spent before its ready line (issue 23), and most runs deliver nothing until a test sends.
+let network: Promise<[typeof import('undici'), typeof import('./_pinned-agents')]> | undefined;
+const loadNetwork = () => {
+  network ??= Promise.all([import('undici'), import('./_pinned-agents')]);
+  return network;
+};
 
 /** What one HTTP attempt produced. */
 export interface AttemptOutcome {
@@ -51,6 +57,7 @@ export interface AttemptRequest {
  * real time on purpose: the emulator clock moves virtual time, but a socket waits in real time.
  */
 export async function sendDeliveryAttempt(request: AttemptRequest): Promise<AttemptOutcome> {
+  const [{ request: undiciRequest }, { deliveryAgent }] = await loadNetwork();
   const started = performance.now();
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const elapsed = () => Math.round(performance.now() - started);
