@@ -1,6 +1,6 @@
 import type { HostResolver } from './url-policy';
 
-// undici is loaded at the first attempt, not at start: importing it was ~40 % of the CPU the bin
+// undici is loaded at the first attempt, not at start: importing it was a third of the CPU the bin
 // spent before its ready line (issue 23), and most runs deliver nothing until a test sends.
 let network: Promise<[typeof import('undici'), typeof import('./_pinned-agents')]> | undefined;
 const loadNetwork = () => {
