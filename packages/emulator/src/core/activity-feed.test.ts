@@ -54,6 +54,41 @@ describe('ActivityFeed', () => {
     );
   });
 
+  test('publishing reads none of an item: it is masked and dated when first read, once, at the time it was published', () => {
+    let now = Date.UTC(2026, 9, 14, 9, 30);
+    const feed = new ActivityFeed(() => now);
+    const reads: string[] = [];
+    const message = {
+      id: 'msg_1',
+      get text() {
+        reads.push('text');
+        return `pasted ${KEY}`;
+      },
+    };
+    feed.publish({
+      kind: 'message',
+      application_ids: ['app_1'],
+      status: 'queued',
+      message: message as never,
+    });
+    now += 60_000;
+    expect(reads).toEqual([]);
+    const [entry] = feed.newestFirst();
+    expect(entry!.seq).toBe(1);
+    expect(reads).toEqual([]);
+    expect(entry!.item).toEqual({
+      kind: 'message',
+      application_ids: ['app_1'],
+      status: 'queued',
+      message: { id: 'msg_1', text: 'pasted prl_live_AbCd…' },
+      seq: 1,
+      at: '2026-10-14T09:30:00.000Z',
+    });
+    expect(entry!.item).toBe(entry!.item);
+    expect(feed.json(entry!)).toBe(JSON.stringify(entry!.item));
+    expect(reads).toEqual(['text']);
+  });
+
   test('keeps the last 1,000 items, trimmed in batches of 100; entryAfter finds the next kept one', () => {
     const feed = new ActivityFeed(() => 0);
     const publish = (count: number) => {
