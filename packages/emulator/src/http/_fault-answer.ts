@@ -3,7 +3,7 @@ import type { H3Event } from 'h3';
 import type { EmulatorCore } from '../core/emulator-core';
 import type { FaultView } from '../core/fault-table';
 import type { Caller } from '../core/keys';
-import { bearerToken } from '../domain/api-keys';
+import { bearerToken, type KeyRecord } from '../domain/api-keys';
 import { jsonResponse } from './_respond';
 
 /** What an applied fault did: the answer to send, or none (a delay: the real answer follows). */
@@ -17,29 +17,56 @@ export interface AppliedFault {
   caller: Caller | undefined;
 }
 
+/** A fault taken for a request, not yet applied. */
+export interface TakenFault {
+  fault: FaultView;
+  /** The caller, when the request carried a known key (for the activity stream). */
+  caller: Caller | undefined;
+}
+
 /**
- * Applies the first injected fault that matches this /v1 request, if any (`/_emulator/faults`).
- * An error is answered in the spec's error format; a hang waits until the client goes away (or
- * the emulator closes); a drop resets the socket (in process: a network error); a delay waits
- * real time, then lets the request through.
+ * Takes the first injected fault that matches this /v1 request, if any (`/_emulator/faults`), one
+ * use of it. Synchronous, and the presented key is looked up only when a fault names one or
+ * matched: a request no fault matches costs a token parse and the index's look-ups (issue 23).
  */
-export async function applyFault(
-  core: EmulatorCore,
-  event: H3Event,
-  requestId: string,
-): Promise<AppliedFault | undefined> {
+export function takeFault(core: EmulatorCore, event: H3Event): TakenFault | undefined {
   const request = event.req;
   const token = bearerToken(request.headers.get('authorization'));
-  const key = token === undefined ? undefined : core.findKey(token);
+  let looked = false;
+  let key: KeyRecord | undefined;
+  const presentedKey = () => {
+    if (!looked) {
+      looked = true;
+      key = token === undefined ? undefined : core.findKey(token);
+    }
+    return key;
+  };
   const fault = core.faults.take({
     method: request.method,
     path: event.url.pathname,
     key: token,
-    keyId: key?.id,
+    get keyId() {
+      return presentedKey()?.id;
+    },
   });
   if (!fault) return undefined;
-  const application = key && core.state.applications[key.application_id];
-  const caller = key && application ? { key, application } : undefined;
+  const found = presentedKey();
+  const application = found && core.state.applications[found.application_id];
+  return { fault, caller: found && application ? { key: found, application } : undefined };
+}
+
+/**
+ * Applies a taken fault. An error is answered in the spec's error format; a hang waits until the
+ * client goes away (or the emulator closes); a drop resets the socket (in process: a network
+ * error); a delay waits real time, then lets the request through.
+ */
+export async function applyFault(
+  core: EmulatorCore,
+  event: H3Event,
+  { fault, caller }: TakenFault,
+  requestId: string,
+): Promise<AppliedFault> {
+  const request = event.req;
   const applied = (response: Response | undefined, unanswered = false): AppliedFault => ({
     fault,
     response,

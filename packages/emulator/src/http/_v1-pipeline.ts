@@ -1,5 +1,6 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
 import type { H3Event } from 'h3';
+import type { RequestActivity } from '../core/activity-feed';
 import type { EmulatorCore } from '../core/emulator-core';
 import { authenticate, type Caller } from '../core/keys';
 import { rejectIfExhausted } from '../core/rate-limits';
@@ -9,7 +10,7 @@ import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
-import { applyFault } from './_fault-answer';
+import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
 
@@ -27,6 +28,9 @@ export interface V1Call {
   /** The Idempotency-Key's hold (routes with `holdsIdempotencyKey`), released once answered. */
   ticket: IdempotencyTicket | undefined;
 }
+
+/** A request item before the feed numbers and dates it. */
+type RequestActivityDraft = Omit<RequestActivity, 'seq' | 'at'>;
 
 /** A handler's answer. */
 export interface V1Result {
@@ -75,16 +79,43 @@ export const REQUESTS_CHARGE = REQUESTS_ONLY;
  * is read by `_read-body.ts`, not h3's `readBody`: it stops at 100 KiB and drains what it refuses
  * instead of cancelling the Node stream (issue 8), and answers 413 after the 401.
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
- * answers 429 consume nothing (DESIGN §2).
+ * answers 429 consume nothing (DESIGN §2). A call that reads no body, with no fault injected, is
+ * answered without a single await (`GET /v1/status` is the load-test call).
  */
-export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Promise<Response> {
+export function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Response | Promise<Response> {
   const started = performance.now();
-  const trace: CallTrace = { requestId: newRequestId(), caller: undefined };
+  const trace: CallTrace = { requestId: newRequestId(), caller: undefined, started };
   // Injected faults come first (`/_emulator/faults`); without any, nothing is looked up.
-  const applied = core.faults.active ? await applyFault(core, event, trace.requestId) : undefined;
-  if (applied) trace.caller = applied.caller;
-  const response = applied?.response ?? (await handle(core, event, spec, trace));
-  core.activity.publish({
+  const taken = core.faults.active ? takeFault(core, event) : undefined;
+  if (taken) return runWithFault(core, event, spec, trace, taken);
+  const answered = handle(core, event, spec, trace);
+  return answered instanceof Promise
+    ? answered.then((response) => published(core, event, trace, response))
+    : published(core, event, trace, answered);
+}
+
+async function runWithFault(
+  core: EmulatorCore,
+  event: H3Event,
+  spec: V1RouteSpec,
+  trace: CallTrace,
+  taken: TakenFault,
+): Promise<Response> {
+  const applied = await applyFault(core, event, taken, trace.requestId);
+  trace.caller = applied.caller;
+  const response = applied.response ?? (await handle(core, event, spec, trace));
+  return published(core, event, trace, response, applied);
+}
+
+/** Tells the activity feed of an answered call; returns the answer. */
+function published(
+  core: EmulatorCore,
+  event: H3Event,
+  trace: CallTrace,
+  response: Response,
+  applied?: AppliedFault,
+): Response {
+  const draft: RequestActivityDraft = {
     kind: 'request',
     application_ids: trace.caller ? [trace.caller.application.id] : [],
     method: event.req.method,
@@ -92,9 +123,10 @@ export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpe
     status: applied?.unanswered ? 0 : response.status,
     request_id: trace.requestId,
     key_prefix: trace.caller?.key.prefix ?? null,
-    duration_ms: Math.round((performance.now() - started) * 100) / 100,
-    ...(applied ? { fault: applied.fault.id } : {}),
-  });
+    duration_ms: Math.round((performance.now() - trace.started) * 100) / 100,
+  };
+  if (applied) draft.fault = applied.fault.id;
+  core.activity.publish(draft);
   return response;
 }
 
@@ -102,14 +134,17 @@ export async function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpe
 interface CallTrace {
   requestId: string;
   caller: Caller | undefined;
+  /** `performance.now()` when the call came in. */
+  started: number;
 }
 
-async function handle(
+/** Authenticates, then answers: at once, or after the body read (and Idempotency-Key hold) of a send. */
+function handle(
   core: EmulatorCore,
   event: H3Event,
   spec: V1RouteSpec,
   trace: CallTrace,
-): Promise<Response> {
+): Response | Promise<Response> {
   const request = event.req;
   const { requestId } = trace;
   let caller: Caller;
@@ -119,6 +154,20 @@ async function handle(
     return errorResponse(error, requestId);
   }
   trace.caller = caller;
+  if (!spec.readsBody && !spec.holdsIdempotencyKey) {
+    return answer(core, event, spec, caller, undefined, undefined, requestId);
+  }
+  return readThenAnswer(core, event, spec, caller, requestId);
+}
+
+async function readThenAnswer(
+  core: EmulatorCore,
+  event: H3Event,
+  spec: V1RouteSpec,
+  caller: Caller,
+  requestId: string,
+): Promise<Response> {
+  const request = event.req;
   const ticket = spec.holdsIdempotencyKey
     ? core.idempotency.begin(caller.key.id, request.headers.get('idempotency-key'))
     : undefined;
