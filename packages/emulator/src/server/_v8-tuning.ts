@@ -3,17 +3,21 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * Tunes V8's heap for the emulator's own process (the bin; never a process that imports us).
  * The emulator keeps every message in memory, so much of what it allocates survives: on Node 24,
- * V8 answers by growing the young generation to 128 MB and the old one to several times what is
- * live, which puts a busy emulator at ~300 MB after 100,000 sends. `--optimize-for-size` keeps
- * the young generation at 4 MB (~165 MB after 100,000 sends), but also grows the old generation
- * by the smallest step, so a send burst runs a full collection of every stored message every few
- * hundred milliseconds. Letting the old generation double instead halves those collections for
- * ~205 MB at worst (bench). Flags sizing the young generation directly have no effect once the
- * heap exists. Called before anything sizable is allocated. Kept while `pnpm bench` (section 7)
- * shows it matters: 225 vs 277 MB after 100k sends (0.81), for 11.0 vs 10.0 s of sending (1.10).
- * In-process uses (`parley emulator start`, tests) go without it.
+ * V8 answers by growing the young generation to its 32 MB cap and the old one to several times
+ * what is live, which puts a busy emulator at ~300 MB after 100,000 sends. Flags sizing the young
+ * generation directly have no effect once the heap exists, but its growth factor does: at 1 it
+ * keeps its start-up size, and letting the old generation double instead of growing in small steps
+ * halves the full collections of every stored message during a send burst. Figures of issue 23
+ * (100,000 sends, 10 connections, then their status events; same run, loaded 2-core machine):
+ *   these two flags                 187 MB, 29.3 s of CPU
+ *   none                            299 MB, 28.9 s
+ *   `--optimize-for-size` + growth  179 MB, 30.8 s, but GET /v1/status at 0.42 of a bare h3 app's
+ *                                   requests per CPU second, against 0.72 with these two (it was
+ *                                   the tuning before issue 23)
+ * `pnpm bench` weighs the tuning against none (section 7). In-process uses (`parley emulator
+ * start`, tests) go without it.
  */
 export function tuneV8ForEmulator(): void {
-  setFlagsFromString('--optimize-for-size');
+  setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=100');
 }
