@@ -1,7 +1,7 @@
 import { type Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMAND_TABLE, type LazyAction } from './_command-table';
-import { buildProgram, requestedCommand } from './_program';
+import { buildProgram, requestedCommand } from './_commander';
 
 const VERSION = '9.8.7';
 const ALL = [...COMMAND_TABLE.keys()];

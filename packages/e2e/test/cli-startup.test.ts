@@ -91,5 +91,7 @@ describe('start-up path of the built CLI', () => {
     expect(source).toContain('parley-sdk-js');
     expect(source).not.toMatch(/node_modules\/\.pnpm\/@inquirer/);
     expect(source).not.toContain('emulator/dist');
+    // issue 23: a command whose only inputs are global flags runs without commander.
+    expect(source).not.toMatch(/node_modules\/\.pnpm\/commander@/);
   });
 });
