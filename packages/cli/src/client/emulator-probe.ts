@@ -1,6 +1,6 @@
+import { createControlClient, type EmulatorControl } from '@parley/emulator/control';
 import type { CommandContext } from '../context';
 import type { ApiSession } from './api-session';
-import { readAtMost } from './bounded-body';
 import { controlApi } from './control-api';
 
 /** The clock a message lives by on the emulator: its workspace's own, else the global one. */
@@ -40,8 +40,9 @@ export async function probeEmulator(
 ): Promise<EmulatorTarget | undefined> {
   const origin = new URL(api.credentials.baseUrl).origin;
   const fetchFunction = context.fetch ?? ((request: Request) => fetch(request));
-  const read = (path: string) => readControl(origin, path, fetchFunction, context.signal);
-  const global = clockOf(await read('clock'));
+  const probe = probeClient(origin, fetchFunction, context.signal);
+  const read = (call: (control: EmulatorControl) => Promise<unknown>) => hint(call(probe), context.signal);
+  const global = clockOf(await read((control) => control.getClock()));
   if (!global) return undefined;
   // Without the workspace (a key that cannot read its status), the global clock is the guess.
   const workspace = await api
@@ -54,7 +55,7 @@ export async function probeEmulator(
       },
     );
   const own = UUID.test(workspace)
-    ? clockOf(await read(`workspaces/${encodeURIComponent(workspace)}/clock`))
+    ? clockOf(await read((control) => control.getWorkspaceClock(workspace)))
     : undefined;
   const clock: ProbedClock =
     own?.ownClock === true ? { ...own, workspaceId: workspace } : { ...global, workspaceId: undefined };
@@ -64,7 +65,7 @@ export async function probeEmulator(
     origin,
     clock,
     async magicBehaviour(to) {
-      magic ??= read('magic-numbers?limit=100').then(magicTable);
+      magic ??= read((control) => control.listMagicNumbers({ limit: 100 })).then(magicTable);
       return (await magic).get(to);
     },
     async advance(ms) {
@@ -84,37 +85,37 @@ export async function emulatorNow(
   fetchFunction: (request: Request) => Promise<Response>,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const path =
+  const probe = probeClient(origin, fetchFunction, signal);
+  const clock =
     workspaceId !== undefined && UUID.test(workspaceId)
-      ? `workspaces/${encodeURIComponent(workspaceId)}/clock`
-      : 'clock';
+      ? probe.getWorkspaceClock(workspaceId)
+      : probe.getClock();
   try {
-    return clockOf(await readControl(origin, path, fetchFunction, signal))?.now;
+    return clockOf(await hint(clock, signal))?.now;
   } catch {
     return undefined;
   }
 }
 
-/** The JSON of a small control answer, or undefined: not ok, too long, too slow, not JSON. */
-async function readControl(
+/** The emulator's control client with the probe's bounds: 64 KiB, 1.5 s, and the command's Ctrl-C. */
+function probeClient(
   origin: string,
-  path: string,
   fetchFunction: (request: Request) => Promise<Response>,
   signal: AbortSignal,
-): Promise<unknown> {
-  const request = new Request(`${origin}/_emulator/${path}`, {
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+): EmulatorControl {
+  return createControlClient({
+    baseUrl: origin,
+    fetch: fetchFunction,
+    signal,
+    timeoutMs: PROBE_TIMEOUT_MS,
+    maxAnswerBytes: MAX_PROBE_BYTES,
   });
+}
+
+/** A control answer as a hint: undefined when it failed (not ok, too long, too slow, not JSON), unless interrupted. */
+async function hint(answer: Promise<unknown>, signal: AbortSignal): Promise<unknown> {
   try {
-    const response = await fetchFunction(request);
-    if (!response.ok) {
-      // Drained, not cancelled: a 404 page is small, and the connection goes back to the pool.
-      await readAtMost(response.body, MAX_PROBE_BYTES, request);
-      return undefined;
-    }
-    const { bytes, cut } = await readAtMost(response.body, MAX_PROBE_BYTES, request);
-    return cut ? undefined : JSON.parse(new TextDecoder().decode(bytes));
+    return await answer;
   } catch (error) {
     if (signal.aborted) throw error;
     return undefined;

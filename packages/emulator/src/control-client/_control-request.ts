@@ -7,6 +7,17 @@ export const MAX_CONTROL_ANSWER_BYTES = 1024 * 1024;
 /** A fetch that takes a `Request`: the global one, `emulator.fetch`, or a test's stand-in. */
 export type ControlFetch = (request: Request) => Promise<Response>;
 
+/** Where and how calls go: shared by every call of one client. */
+export interface ControlTransport {
+  /** The emulator's root URL, without a trailing slash. */
+  root: string;
+  fetch: ControlFetch;
+  /** The most of an answer read. */
+  maxAnswerBytes: number;
+  /** Aborts every call (with the timeout of each). */
+  signal: AbortSignal | undefined;
+}
+
 /** One control call. */
 export interface ControlCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -33,35 +44,38 @@ export function controlPath(parts: TemplateStringsArray, ...segments: string[]):
 }
 
 /**
- * Sends a call to `${root}/_emulator/…` and reads its answer, at most 1 MiB: the JSON on 2xx,
+ * Sends a call to `${root}/_emulator/…` and reads its answer, at most `maxAnswerBytes`: the JSON on 2xx,
  * `undefined` on 204; an {@link EmulatorControlError} for the spec's error body, a
  * {@link ControlResponseError} for anything that is no control answer. A failed fetch rejects as
  * fetch did.
  */
-export async function sendControlCall(root: string, fetchFunction: ControlFetch, call: ControlCall) {
-  const url = new URL(`${root}/_emulator/${call.path}`);
+export async function sendControlCall(transport: ControlTransport, call: ControlCall) {
+  const url = new URL(`${transport.root}/_emulator/${call.path}`);
   for (const [name, value] of Object.entries(call.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
   const init: RequestInit = {
     method: call.method,
     headers: { accept: 'application/json' },
-    signal: AbortSignal.timeout(call.timeoutMs),
+    signal: transport.signal
+      ? AbortSignal.any([transport.signal, AbortSignal.timeout(call.timeoutMs)])
+      : AbortSignal.timeout(call.timeoutMs),
   };
   if (call.method !== 'GET' && call.method !== 'DELETE') {
     init.body = JSON.stringify(call.body ?? {});
     init.headers = { accept: 'application/json', 'content-type': 'application/json' };
   }
   const request = new Request(url, init);
-  const response = await fetchFunction(request);
+  const response = await transport.fetch(request);
   const shown = `${call.method} ${url.origin}${url.pathname}`;
   let read: Awaited<ReturnType<typeof readAtMost>>;
   try {
-    read = await readAtMost(response.body, MAX_CONTROL_ANSWER_BYTES, request);
+    read = await readAtMost(response.body, transport.maxAnswerBytes, request);
   } catch (error) {
     throw new ControlResponseError('unreadable', response.status, shown, { cause: error });
   }
-  if (read.cut) throw new ControlResponseError('too_large', response.status, shown);
+  if (read.cut)
+    throw new ControlResponseError('too_large', response.status, shown, { limit: transport.maxAnswerBytes });
   if (response.status === 204) return undefined;
   const answer = parsedJson(read.bytes);
   if (answer === undefined) throw new ControlResponseError('not_json', response.status, shown);

@@ -2,7 +2,7 @@ const CONTROL_ERROR = Symbol.for('parley.emulator.control-error');
 
 /** Why an answer was not one the control API gives (see {@link ControlResponseError}). */
 export type ControlResponseReason =
-  /** Longer than the 1 MiB a control answer is read to: reading stopped there. */
+  /** Longer than a control answer is read to (1 MiB unless the client says less): reading stopped there. */
   | 'too_large'
   /** Not JSON (another server at that address, or a proxy's page). */
   | 'not_json'
@@ -51,9 +51,9 @@ export class ControlResponseError extends Error {
     readonly reason: ControlResponseReason,
     readonly status: number,
     readonly url: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; limit?: number } = {},
   ) {
-    super(responseMessage(reason, status, url), options);
+    super(responseMessage(reason, status, url, options.limit ?? 1024 * 1024), { cause: options.cause });
   }
 }
 
@@ -67,10 +67,10 @@ export function isControlResponseError(error: unknown): error is ControlResponse
   return error instanceof Error && error.name === 'ControlResponseError' && CONTROL_ERROR in error;
 }
 
-function responseMessage(reason: ControlResponseReason, status: number, url: string): string {
+function responseMessage(reason: ControlResponseReason, status: number, url: string, limit: number): string {
   switch (reason) {
     case 'too_large':
-      return `${url} answered with more than 1 MiB, which no control answer is: reading stopped there`;
+      return `${url} answered with more than ${sizeText(limit)}, which no control answer is: reading stopped there`;
     case 'not_json':
       return `${url} answered HTTP ${status} with a body that is not JSON: is the emulator there?`;
     case 'no_error_body':
@@ -78,4 +78,9 @@ function responseMessage(reason: ControlResponseReason, status: number, url: str
     case 'unreadable':
       return `${url} answered HTTP ${status}, but its body could not be read to its end`;
   }
+}
+
+function sizeText(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }

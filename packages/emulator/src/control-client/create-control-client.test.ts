@@ -188,6 +188,38 @@ describe('createControlClient: answers', () => {
     await expect(control.health()).rejects.toBe(failure);
   });
 
+  test('maxAnswerBytes lowers the bound (64 KiB read whole, one byte more refused), never raises it past 1 MiB', async () => {
+    const small = (body: string, maxAnswerBytes: number) =>
+      createControlClient({ maxAnswerBytes, fetch: async () => new Response(body) }).getClock();
+    expect((await small(jsonOfSize(64 * 1024), 64 * 1024)).now).toHaveLength(64 * 1024 - 10);
+    await expect(small(jsonOfSize(64 * 1024 + 1), 64 * 1024)).rejects.toMatchObject({
+      reason: 'too_large',
+      message:
+        'GET http://127.0.0.1:4010/_emulator/clock answered with more than 64 KiB, which no control answer is: reading stopped there',
+    });
+    await expect(
+      small(jsonOfSize(MAX_CONTROL_ANSWER_BYTES + 1), 2 * MAX_CONTROL_ANSWER_BYTES),
+    ).rejects.toMatchObject({
+      reason: 'too_large',
+    });
+  });
+
+  test('signal aborts every call of the client, with its reason', async () => {
+    const interrupted = new AbortController();
+    const control = createControlClient({
+      signal: interrupted.signal,
+      fetch: (request) =>
+        new Promise((_, reject) => {
+          if (request.signal.aborted) reject(request.signal.reason);
+          request.signal.addEventListener('abort', () => reject(request.signal.reason));
+        }),
+    });
+    const pending = control.health();
+    interrupted.abort(new Error('Ctrl-C'));
+    await expect(pending).rejects.toThrow('Ctrl-C');
+    await expect(control.getClock()).rejects.toThrow('Ctrl-C');
+  });
+
   test("a call that outlasts timeoutMs is aborted with the request's TimeoutError", async () => {
     const control = createControlClient({
       timeoutMs: 1,

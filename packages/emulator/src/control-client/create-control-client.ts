@@ -1,5 +1,11 @@
 import type { ControlPageQuery, EmulatorControl } from '../core/control-types';
-import { controlPath as at, type ControlCall, type ControlFetch, sendControlCall } from './_control-request';
+import {
+  controlPath as at,
+  type ControlCall,
+  type ControlFetch,
+  MAX_CONTROL_ANSWER_BYTES,
+  sendControlCall,
+} from './_control-request';
 
 /** Options of {@link createControlClient}. */
 export interface ControlClientOptions {
@@ -14,6 +20,10 @@ export interface ControlClientOptions {
   timeoutMs?: number;
   /** The same for clock advances, which run every job that falls due (default 120,000). */
   advanceTimeoutMs?: number;
+  /** Aborts every call made while it is aborted (Ctrl-C): the call rejects with its reason. */
+  signal?: AbortSignal;
+  /** The most of an answer read, at most and by default 1 MiB: a longer one is a `too_large` error. */
+  maxAnswerBytes?: number;
 }
 
 /** The emulator's address when none is given (its default port, DESIGN §2). */
@@ -31,13 +41,17 @@ export const DEFAULT_CONTROL_BASE_URL = 'http://127.0.0.1:4010';
  * const { data } = await control.listDeliveries({ endpointId });
  */
 export function createControlClient(options: ControlClientOptions = {}): EmulatorControl {
-  const root = rootOf(options.baseUrl ?? DEFAULT_CONTROL_BASE_URL);
-  const fetchFunction = options.fetch ?? ((request: Request) => fetch(request));
+  const transport = {
+    root: rootOf(options.baseUrl ?? DEFAULT_CONTROL_BASE_URL),
+    fetch: options.fetch ?? ((request: Request) => fetch(request)),
+    maxAnswerBytes: Math.min(options.maxAnswerBytes ?? MAX_CONTROL_ANSWER_BYTES, MAX_CONTROL_ANSWER_BYTES),
+    signal: options.signal,
+  };
   const timeoutMs = options.timeoutMs ?? 30_000;
   const advanceTimeoutMs = options.advanceTimeoutMs ?? 120_000;
   // biome-ignore lint/suspicious/noExplicitAny: each method states its answer's type in EmulatorControl
   const send = (call: Omit<ControlCall, 'timeoutMs'> & { timeoutMs?: number }): Promise<any> =>
-    sendControlCall(root, fetchFunction, { timeoutMs, ...call });
+    sendControlCall(transport, { timeoutMs, ...call });
   const get = (path: string, query?: ControlCall['query']) =>
     send({ method: 'GET', path, ...(query && { query }) });
   const post = (path: string, body?: unknown) => send({ method: 'POST', path, body });
