@@ -1,6 +1,7 @@
 // `parley emulator faults | magic-numbers | chaos | clock --workspace | reset --workspace`: the built
 // CLI against a real emulator's control API, found at the origin of the base URL.
 import { DEFAULT_APPLICATION_ID, type EmulatorServer, startEmulatorServer } from '@parley/emulator';
+import { createControlClient } from '@parley/emulator/control';
 import { assertCliBuilt, runCli } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -71,12 +72,7 @@ describe('parley emulator testing tools, as a process', () => {
   });
 
   it('faults add --key-prefix: only calls with that key get the fault; bad or both key flags are exit 2', async () => {
-    const created = await fetch(`${server.controlUrl}/applications/${DEFAULT_APPLICATION_ID}/keys`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const { key } = (await created.json()) as { key: string };
+    const { key } = await createControlClient({ baseUrl: server.url }).createKey(DEFAULT_APPLICATION_ID);
     const prefix = key.slice(0, 20);
     const added = await runCli(
       ['emulator', 'faults', 'add', '--key-prefix', prefix, '--status', '503', '--code', 'internal_error'],
