@@ -1,6 +1,7 @@
 // The root `pnpm emulator` script as scripts use it: `pnpm emulator --port 0 --json | head -1`.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createControlClient } from '@parley/emulator/control';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -18,7 +19,7 @@ describe('pnpm emulator --json', () => {
     });
     let stdout = '';
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const ready = await new Promise<{ control_url: string }>((resolve, reject) => {
+    const ready = await new Promise<{ base_url: string }>((resolve, reject) => {
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         if (stdout.includes('\n')) resolve(JSON.parse(stdout.split('\n')[0]!));
@@ -28,7 +29,7 @@ describe('pnpm emulator --json', () => {
       );
     });
     // A round trip after the ready line: anything else it meant to print on start is out by now.
-    expect((await fetch(`${ready.control_url}/health`)).status).toBe(200);
+    expect(await createControlClient({ baseUrl: ready.base_url }).health()).toMatchObject({ ok: true });
     process.kill(-child.pid!, 'SIGTERM');
     await exited;
     expect(stdout.trimEnd().split('\n')).toHaveLength(1);
