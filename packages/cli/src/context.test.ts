@@ -48,7 +48,12 @@ describe('createContext and process.stdin', () => {
 
   it.each([true, false])('interactive: %s given is kept and never looks at stdin', (interactive) => {
     const stdin = spyStdin(!interactive);
-    const context = createContext({ stdout: stream(!interactive), stderr: stream(false), env: {}, interactive });
+    const context = createContext({
+      stdout: stream(!interactive),
+      stderr: stream(false),
+      env: {},
+      interactive,
+    });
     expect(context.interactive).toBe(interactive);
     expect(stdin).toHaveBeenCalledTimes(0);
   });
