@@ -1,11 +1,7 @@
 // The program as commander reads it: the global flags and the commands the arguments can reach.
-// Loaded by `_program.ts` for every call that is not a plain command (`_plain-commands.ts`).
 import { Command } from 'commander';
 import { COMMAND_TABLE, type LazyAction } from './_command-table';
 import { examplesText } from './help-examples';
-
-/** commander's error for usage problems and help shown, for `_program.ts` to tell from a crash. */
-export { CommanderError } from 'commander';
 
 // Global flags whose next word is their value, never a command name.
 const GLOBAL_FLAGS_WITH_VALUE = new Set(['--api-key', '--base-url', '--profile']);

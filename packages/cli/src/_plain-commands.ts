@@ -1,6 +1,8 @@
 // Commands whose only inputs are the global flags. Their arguments need no commander: reading
 // them here spares `parley status --json` loading and building commander, a fifth of what the
-// CLI added to a bare fetch (issue 23). Anything else goes to commander.
+// CLI added to a bare fetch (issue 23). Anything else goes to commander. Only the entry imports
+// this file, so it is part of `dist/cli.js` (and nothing here may import a module statically).
+import type { Command } from 'commander';
 import type { CommandModule } from './commands/command-module';
 
 /** Loads one command's module, as its commander action would. */
@@ -50,4 +52,12 @@ export function plainInvocation(args: readonly string[]): PlainInvocation | unde
   }
   const load = PLAIN_COMMANDS.get(words.join(' '));
   return load && { load, flags };
+}
+
+/** Runs a plain command as its commander action would; resolves to the exit code, never exits. */
+export async function runPlain({ load, flags }: PlainInvocation): Promise<number> {
+  const [{ runCommand }, { default: commandModule }] = await Promise.all([import('./run-command'), load()]);
+  // runCommand reads `command` only through a module's own parse(), which no plain command has
+  // (plain-commands.test.ts checks): this path has no commander Command to give.
+  return runCommand(commandModule, { flags, args: {}, command: undefined as unknown as Command });
 }

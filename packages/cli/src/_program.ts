@@ -1,36 +1,16 @@
-// `parley` past `--version`: a plain command straight away, anything else through commander, and
-// the one place that turns what happened into an exit code. `cli.ts` answers `--version` itself.
-import type { Command } from 'commander';
+// `parley` through commander: the program for the arguments, parsed and run, and its exit code.
+// `cli.ts` answers `--version` and runs plain commands (`_plain-commands.ts`) without loading this.
+import { type Command, CommanderError } from 'commander';
 import type { LazyAction } from './_command-table';
-import { type PlainInvocation, plainInvocation } from './_plain-commands';
+import { buildProgram } from './_commander';
 import { EXIT } from './exit-error';
 
 /**
- * Runs what `process.argv` asks for and resolves to the exit code; never exits. A plain command
- * runs without commander; anything else is parsed by commander with the commands it can reach.
+ * Parses `args` (the arguments after `parley`) with commander and runs the command they name;
+ * resolves to the exit code and never exits. A usage error or shown help is an exit code; any
+ * other error rejects, for the entry to report.
  */
-export async function runProgram(version: string): Promise<number> {
-  const args = process.argv.slice(2);
-  try {
-    const plain = plainInvocation(args);
-    return plain ? await runPlain(plain) : await runWithCommander(version, args);
-  } catch (error) {
-    process.stderr.write(
-      `parley: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
-    return EXIT.api;
-  }
-}
-
-async function runPlain({ load, flags }: PlainInvocation): Promise<number> {
-  const [{ runCommand }, { default: commandModule }] = await Promise.all([import('./run-command'), load()]);
-  // runCommand reads `command` only through a module's own parse(), which no plain command has
-  // (program.test.ts checks): this path has no commander Command to give.
-  return runCommand(commandModule, { flags, args: {}, command: undefined as unknown as Command });
-}
-
-async function runWithCommander(version: string, args: readonly string[]): Promise<number> {
-  const { buildProgram, CommanderError } = await import('./_commander');
+export async function runProgram(version: string, args: readonly string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const lazy: LazyAction = (load, argumentNames = []) => {
     return async (...received) => {

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The entry: `parley --version` is answered from the version inlined at build time before
-// commander or any command is read; every other call loads the program (`_program.ts`).
+// The entry, which reads no more than each call needs: `--version` is answered from the version
+// inlined at build time, a plain command (`_plain-commands.ts`, part of this file) loads its own
+// module, anything else loads commander and the command table (`_program.ts`).
 import { writeSync } from 'node:fs';
 import module from 'node:module';
 import { version } from '../package.json';
+import { plainInvocation, runPlain } from './_plain-commands';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
@@ -17,9 +19,18 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   }
 } else {
   // Node 22.1+: what loads from here on (commander, the commands, the SDK) is compiled once and
-  // cached on disk; enabled before the import, so the program's own chunk is cached too.
+  // cached on disk.
   module.enableCompileCache?.();
-  const { runProgram } = await import('./_program');
+  let exitCode: number;
+  try {
+    const plain = plainInvocation(args);
+    exitCode = plain ? await runPlain(plain) : await (await import('./_program')).runProgram(version, args);
+  } catch (error) {
+    process.stderr.write(
+      `parley: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    exitCode = 1; // EXIT.api, written out: importing exit-error.ts would add a file to `--version`
+  }
   // The only process.exit of the CLI: commands return or throw ExitError, this ends the process.
-  process.exit(await runProgram(version));
+  process.exit(exitCode);
 }

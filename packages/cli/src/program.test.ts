@@ -2,6 +2,7 @@ import { type Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMAND_TABLE, type LazyAction } from './_command-table';
 import { buildProgram, requestedCommand } from './_commander';
+import { EXIT } from './exit-error';
 
 const VERSION = '9.8.7';
 const ALL = [...COMMAND_TABLE.keys()];
@@ -180,4 +181,8 @@ describe('buildProgram defines only the command the arguments name', () => {
     const whole = await parse(buildProgram(VERSION, [], recordingAction), args);
     expect(await parse(buildProgram(VERSION, args, recordingAction), args)).toEqual(whole);
   });
+});
+
+it('EXIT.api is 1, the code cli.ts writes out for an unexpected error (it imports no exit-error.ts)', () => {
+  expect(EXIT.api).toBe(1);
 });
