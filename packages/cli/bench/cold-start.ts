@@ -6,7 +6,9 @@
 //
 // `node bench/cold-start.ts` prints the table (BENCH_RUNS=n rounds, PARLEY_CLI=path to time another
 // build); a guard imports `measureColdStart` and checks the rows itself (`{ runs: 5, warmup: 1 }`
-// is a quick run).
+// is a quick run). On a busy machine the load swamps these ratios (status --json read 1.1-1.35x
+// within an hour); given priority they hold to a few hundredths, e.g. as root:
+//   setsid sh -c 'echo -20 > /proc/$$/autogroup; exec nice -n -20 node bench/cold-start.ts'
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
