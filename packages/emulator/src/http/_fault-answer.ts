@@ -4,6 +4,7 @@ import type { EmulatorCore } from '../core/emulator-core';
 import type { FaultView } from '../core/fault-table';
 import type { Caller } from '../core/keys';
 import { bearerToken, type KeyRecord } from '../domain/api-keys';
+import { requestHeader } from './_request-header';
 import { jsonResponse } from './_respond';
 
 /** What an applied fault did: the answer to send, or none (a delay: the real answer follows). */
@@ -31,7 +32,7 @@ export interface TakenFault {
  */
 export function takeFault(core: EmulatorCore, event: H3Event): TakenFault | undefined {
   const request = event.req;
-  const token = bearerToken(request.headers.get('authorization'));
+  const token = bearerToken(requestHeader(request, 'authorization'));
   let looked = false;
   let key: KeyRecord | undefined;
   const presentedKey = () => {

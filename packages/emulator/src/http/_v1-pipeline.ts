@@ -12,6 +12,7 @@ import { newRequestId } from '../domain/ids';
 import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
 import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
+import { requestHeader } from './_request-header';
 import { errorResponse, jsonResponse } from './_respond';
 
 /** What a /v1 handler gets once authentication, limits, scope and body checks passed. */
@@ -149,7 +150,7 @@ function handle(
   const { requestId } = trace;
   let caller: Caller;
   try {
-    caller = authenticate(core, request.headers.get('authorization'));
+    caller = authenticate(core, requestHeader(request, 'authorization'));
   } catch (error) {
     return errorResponse(error, requestId);
   }
