@@ -1,6 +1,6 @@
 import { ACTIVITY_STATUSES, EMULATOR_FLAGS, flagHelp } from '@parley/emulator/rules';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../_program';
+import { buildProgram } from '../../_commander';
 import { completion } from './index';
 
 const program = () => buildProgram('0.0.0', ['completion'], () => async () => {});
