@@ -5,18 +5,16 @@ import { median, pinnedCores, startServer, stop } from './_processes.mjs';
 import { bareFanOut, emulatorFanOut } from './fan-out.mjs';
 import { rssOf, sendMany } from './memory.mjs';
 import { sandboxPerTest } from './sandbox-per-test.mjs';
-import { answerSizes, load } from './throughput.mjs';
+import { emulatorSpeedRows, FULL, printSpeedRows } from './speed-rows.mjs';
 import { idCost, timestampHeap } from './tunings.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
 const UNTUNED = fileURLToPath(new URL('./untuned-emulator.mjs', import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const rows = [];
 const row = (measure, emulator, baseline, ratio, target = '') =>
   rows.push({ measure, emulator, baseline, ratio, target });
 const fixed = (value, digits = 0) => value.toFixed(digits);
-const ratio = (ours, theirs) => (theirs > 0 ? (ours / theirs).toFixed(2) : '-');
 
 async function firstAnswer(args, env) {
   const { child, ready, started } = await startServer(args, env);
@@ -29,38 +27,13 @@ async function firstAnswer(args, env) {
   return elapsed;
 }
 
-// 1. Throughput and latency.
+// 1. The rows of issue 23, each a ratio to its baseline with its goal (speed-rows.mjs): throughput
+// (50 connections, judged per CPU second of each server), cold start, the fault table.
+const seconds = process.env.BENCH_SECONDS ? { seconds: Number(process.env.BENCH_SECONDS) } : {};
+const speed = await emulatorSpeedRows({ ...FULL, ...seconds });
+
 const emulator = await startServer([BIN, '--json', '--port', '0', '--rate-limits', 'off']);
 const { base_url: baseUrl, sandbox_key: key, control_url: controlUrl } = emulator.ready;
-const sizes = await answerSizes(baseUrl, key);
-const bare = await startServer([BARE], {
-  STATUS_BYTES: String(sizes.status),
-  MESSAGE_BYTES: String(sizes.message),
-});
-// Runs alternate (ours, bare, ours, bare) and each side keeps its best: the machine is shared,
-// so a neighbour's burst should not decide the ratio.
-const best = (runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
-for (const method of ['GET', 'POST']) {
-  const oursRuns = [];
-  const theirRuns = [];
-  for (let round = 0; round < 2; round++) {
-    oursRuns.push(await load({ baseUrl, key, method, seconds: SECONDS }));
-    theirRuns.push(await load({ baseUrl: bare.ready.base_url, key, method, seconds: SECONDS }));
-  }
-  const ours = best(oursRuns);
-  const theirs = best(theirRuns);
-  const name = method === 'GET' ? 'GET /v1/status' : 'POST /v1/messages';
-  const target = method === 'GET' ? '≥ 0.70' : '≥ 0.50';
-  row(`${name} req/s`, fixed(ours.rps), fixed(theirs.rps), fixed(ours.rps / theirs.rps, 2), target);
-  row(`${name} mean latency ms`, fixed(ours.mean, 2), fixed(theirs.mean, 2), ratio(ours.mean, theirs.mean));
-  row(`${name} p50 ms`, fixed(ours.p50, 1), fixed(theirs.p50, 1), ratio(ours.p50, theirs.p50));
-  row(`${name} p99 ms`, fixed(ours.p99, 1), fixed(theirs.p99, 1), ratio(ours.p99, theirs.p99));
-  const bad =
-    oursRuns.reduce((sum, run) => sum + run.bad, 0) + theirRuns.reduce((sum, run) => sum + run.bad, 0);
-  if (bad) row(`${name} non-2xx/errors`, String(bad), '-', '-');
-}
-await stop(bare.child);
-
 // 2. Fan-out: 10 endpoints × 200 events, against plain fetch POSTs of the same count.
 const fanOut = await emulatorFanOut({ baseUrl, controlUrl, key, endpoints: 10, events: 200 });
 await stop(emulator.child);
@@ -207,6 +180,8 @@ row(
 console.log(
   `\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run; ${pinnedCores ? 'servers on core 1, load on core 0' : 'cores shared'})\n`,
 );
+console.log('Issue 23 rows (medians of alternating rounds):');
+printSpeedRows(speed);
 console.table(rows);
 console.log(
   'Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out); a bare new Parley() with an in-process fetch (sandbox per test).',

@@ -8,14 +8,17 @@ const SEND_BODY = JSON.stringify({
   template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
 });
 
+/** Concurrent connections of a load run: issue 23 measures with 50. */
+export const CONNECTIONS = 50;
+
 /** One autocannon run; figures in req/s and ms. */
-export async function load({ baseUrl, key, method, seconds }) {
+export async function load({ baseUrl, key, method, seconds, connections = CONNECTIONS }) {
   const url = new URL(baseUrl);
   const path = url.pathname + (method === 'GET' ? '/status' : '/messages');
   let sequence = 0;
   const result = await autocannon({
     url: `${url.origin}`,
-    connections: 10,
+    connections,
     duration: seconds,
     requests: [
       {
@@ -38,6 +41,7 @@ export async function load({ baseUrl, key, method, seconds }) {
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     mean: result.latency.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -45,8 +49,8 @@ export async function load({ baseUrl, key, method, seconds }) {
   };
 }
 
-/** Body sizes of the emulator's answers, so the baseline answers the same number of bytes. */
-export async function answerSizes(baseUrl, key) {
+/** The emulator's answers to both calls, so the baseline answers the same JSON documents. */
+export async function answerBodies(baseUrl, key) {
   const headers = { authorization: `Bearer ${key}` };
   const status = await (await fetch(`${baseUrl}/status`, { headers })).text();
   const message = await (
@@ -56,5 +60,5 @@ export async function answerSizes(baseUrl, key) {
       body: SEND_BODY,
     })
   ).text();
-  return { status: status.length, message: message.length };
+  return { status, message };
 }
