@@ -93,7 +93,9 @@ describe('deliveries under load', () => {
     // (the clock has not moved, so no retry is due): a finished delivery may be pruned later.
     let unanswered: RecordedAttempt[] = [];
     while (!complete()) {
-      expect(performance.now() - started, 'fan-out did not finish in 100 s').toBeLessThan(100_000);
+      // Only a guard against a hang: a loaded 2-core machine took just over 100 s (each advance now
+      // walks every retry it makes due, and waits for each attempt's answer).
+      expect(performance.now() - started, 'fan-out did not finish in 300 s').toBeLessThan(300_000);
       await new Promise((resolve) => setTimeout(resolve, 250));
       if (unanswered.length < HANGS) {
         const recorded = await deliveriesOf(ready.control_url, endpointIds.get(hanging)!);
@@ -139,7 +141,7 @@ describe('deliveries under load', () => {
       proved: 'every receiver gets every event under one event id after its retries; memory stays bounded',
       figures: `sends ${sendSeconds.toFixed(1)} s; all delivered after ${fanOutSeconds.toFixed(1)} s and ${advances} clock advances; emulator RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB; hung attempts cut after ${(Math.min(...hanging.abandonedAfterMs) / 1000).toFixed(2)}–${(Math.max(...hanging.abandonedAfterMs) / 1000).toFixed(2)} s`,
     });
-  });
+  }, 360_000);
 });
 
 interface RecordedAttempt {

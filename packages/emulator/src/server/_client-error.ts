@@ -14,6 +14,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     socket.destroy();
     return;
   }
+  // The request was already answered (a 401 before a malformed chunked body was read): a second
+  // answer to one request would be read as the answer to the next. Node's own rule: close instead.
+  if (socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? EMULATOR_ERROR_STATUS.headers_too_large : EMULATOR_ERROR_STATUS.validation_error;
   const requestId = newRequestId();
