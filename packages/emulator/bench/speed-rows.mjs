@@ -1,6 +1,7 @@
-// The emulator's rows of issue 23, as data: each a ratio to a baseline measured in the same run,
-// rounds alternating between the two sides (which goes first alternates too), the median of the
-// per-round ratios, so a neighbour's burst on a shared machine falls on both sides alike.
+// The emulator's rows of issue 23, as data: each a ratio to a baseline measured in the same run, in
+// rounds that load both sides together (throughput) or alternate them (which goes first alternates
+// too), the median of the per-round ratios: a neighbour's burst on a shared machine falls on both
+// sides alike.
 // `pnpm bench` (run.mjs) prints them; scripts/bench-guard.mjs runs them quick and judges them.
 // Servers run in child processes on core 1, load is generated here on core 0 (_processes.mjs).
 import { fork } from 'node:child_process';
@@ -23,41 +24,50 @@ const BARE_LISTEN = fileURLToPath(new URL('./bare-listen-server.mjs', import.met
  */
 
 /** How long the full bench and the guard measure each row. */
-export const FULL = { seconds: 4, rounds: 3, starts: 11, faultRounds: 7 };
-export const QUICK = { seconds: 1.5, rounds: 3, starts: 9, faultRounds: 5 };
+export const FULL = { seconds: 2, rounds: 9, starts: 11, faultRounds: 7 };
+export const QUICK = { seconds: 0.75, rounds: 9, starts: 7, faultRounds: 5 };
 
 /**
- * Alternates `ours` and `theirs` (each resolving `{ judged, wall }`) for `rounds`, which goes first
- * alternating too. Returns the medians of both sides' judged figures, the median of the per-round
- * judged ratios, and the same median ratio of the wall-time figures.
+ * The medians of both sides' judged figures over rounds of `{ ours, theirs }` (each `{ judged,
+ * wall }`), the median of the per-round judged ratios, and the same median of the wall-time ones.
  */
-async function alternate(rounds, ours, theirs) {
-  const sides = { ours: [], theirs: [] };
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
-    for (const side of order) sides[side].push(await (side === 'ours' ? ours() : theirs()));
-  }
-  const ratios = (figure) =>
-    median(sides.ours.map((run, round) => run[figure] / sides.theirs[round][figure]));
+function summarise(rounds) {
+  const ratios = (figure) => median(rounds.map(({ ours, theirs }) => ours[figure] / theirs[figure]));
   return {
-    value: median(sides.ours.map((run) => run.judged)),
-    baseline: median(sides.theirs.map((run) => run.judged)),
+    value: median(rounds.map(({ ours }) => ours.judged)),
+    baseline: median(rounds.map(({ theirs }) => theirs.judged)),
     ratio: ratios('judged'),
     wallRatio: ratios('wall'),
   };
 }
 
+/** Alternates `ours` and `theirs` for `rounds`, which goes first alternating too; see {@link summarise}. */
+async function alternate(rounds, ours, theirs) {
+  const results = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) results.push({ ours: await ours(), theirs: await theirs() });
+    else {
+      const first = await theirs();
+      results.push({ ours: await ours(), theirs: first });
+    }
+  }
+  return summarise(results);
+}
+
 /**
- * Requests per second of the emulator (`--rate-limits off`) ÷ a bare h3 app on node:http answering
- * the same JSON (the emulator's own answers, serialised by h3 on each request): `GET /v1/status`,
- * and `POST /v1/messages` with a unique Idempotency-Key each (the bare app reads the JSON body and
- * answers 202). 50 connections, each
- * server alone on core 1. Judged as requests per CPU second of the server process: on a quiet
- * machine the server saturates its core and that is its requests per second; on a shared one it
- * leaves out the time a neighbour held the core (the wall-time req/s ratio is `wallRatio`).
+ * Requests per second of the emulator ÷ a bare h3 app on node:http answering the same JSON (the
+ * emulator's own answers, serialised by h3 on each request): `GET /v1/status`, and `POST
+ * /v1/messages` with a unique Idempotency-Key each (the bare app reads the JSON body and answers
+ * 202). Autocannon with 50 connections on each, both servers on core 1, loaded in the same rounds:
+ * whatever else the machine does falls on both alike, and both saturate the core they share, as a
+ * server alone on an idle core does. Judged as requests per CPU second of each server process
+ * (on a core it saturates, its requests per second); `wallRatio` is the ratio of their req/s.
  */
 export async function throughputRows({ seconds, rounds } = FULL) {
-  const emulator = await startServer([BIN, '--json', '--port', '0', '--rate-limits', 'off']);
+  // `--rate-limits off` as the issue measures; the clock frozen, or a send's status steps (2 s and
+  // 5 s later on a real clock) would land in later rounds and blur what answering a send costs.
+  const flags = ['--json', '--port', '0', '--rate-limits', 'off', '--clock', 'frozen'];
+  const emulator = await startServer([BIN, ...flags]);
   const { base_url: baseUrl, sandbox_key: key } = emulator.ready;
   const bodies = await answerBodies(baseUrl, key);
   const bare = await startServer([BARE], { STATUS_JSON: bodies.status, MESSAGE_JSON: bodies.message });
@@ -68,9 +78,9 @@ export async function throughputRows({ seconds, rounds } = FULL) {
       ['GET', 'emulator GET /v1/status req/s ÷ bare h3', 0.75],
       ['POST', 'emulator POST /v1/messages req/s ÷ bare h3', 0.6],
     ]) {
-      const run = async (server) => {
+      const measure = async (server, runSeconds) => {
         const before = cpuNs(server.child.pid);
-        const result = await load({ baseUrl: server.ready.base_url, key, method, seconds });
+        const result = await load({ baseUrl: server.ready.base_url, key, method, seconds: runSeconds });
         const cpuSeconds = (cpuNs(server.child.pid) - before) / 1e9;
         if (result.bad) failures.push(`${method} ${server.ready.base_url}: ${result.bad} non-2xx or errors`);
         return {
@@ -78,15 +88,20 @@ export async function throughputRows({ seconds, rounds } = FULL) {
           wall: result.rps,
         };
       };
-      // A short first run each, not counted: both sides' code is optimised before it is timed.
-      await run(emulator);
-      await run(bare);
-      const figures = await alternate(
-        rounds,
-        () => run(emulator),
-        () => run(bare),
-      );
-      rows.push({ name: `${name} (${CONNECTIONS} connections)`, ...figures, goal, direction: 'min' });
+      const round = async (runSeconds = seconds) => {
+        const [ours, theirs] = await Promise.all([measure(emulator, runSeconds), measure(bare, runSeconds)]);
+        return { ours, theirs };
+      };
+      // A short first round, not counted: both sides' code is optimised before it is timed.
+      await round(0.5);
+      const results = [];
+      for (let index = 0; index < rounds; index++) results.push(await round());
+      rows.push({
+        name: `${name} (${CONNECTIONS} connections)`,
+        ...summarise(results),
+        goal,
+        direction: 'min',
+      });
     }
   } finally {
     await Promise.all([stop(emulator.child), stop(bare.child)]);
