@@ -98,6 +98,8 @@ describe('deliveries under load', () => {
       expect(performance.now() - started, 'fan-out did not finish in 300 s').toBeLessThan(300_000);
       await new Promise((resolve) => setTimeout(resolve, 250));
       if (unanswered.length < HANGS) {
+        // The receiver sees each hung attempt closed as the emulator records it: list only then.
+        if (hanging.abandonedAfterMs.length < HANGS) continue;
         const recorded = await deliveriesOf(ready.control_url, endpointIds.get(hanging)!);
         unanswered = recorded
           .flatMap((delivery) => delivery.attempts)
@@ -153,8 +155,17 @@ async function deliveriesOf(
   controlUrl: string,
   endpointId: string,
 ): Promise<{ attempts: RecordedAttempt[] }[]> {
-  const list = await (await fetch(`${controlUrl}/deliveries?endpoint_id=${endpointId}`)).json();
-  return list.data;
+  // Every page, newest first: the hung attempts are the endpoint's oldest deliveries.
+  const deliveries: { attempts: RecordedAttempt[] }[] = [];
+  let cursor = '';
+  for (;;) {
+    const page = await (
+      await fetch(`${controlUrl}/deliveries?endpoint_id=${endpointId}&limit=100${cursor}`)
+    ).json();
+    deliveries.push(...page.data);
+    if (!page.has_more || !page.next_cursor) return deliveries;
+    cursor = `&cursor=${encodeURIComponent(page.next_cursor)}`;
+  }
 }
 
 async function defaultApplicationId(controlUrl: string): Promise<string> {
