@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
  * emulator's CPU per request (issue 23). A repeated header is left to `headers.get`, which joins it.
  */
 export function requestHeader(request: Request, name: string): string | null {
-  const raw = nodeRequest(request)?.rawHeaders;
+  const raw = (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req?.rawHeaders;
   if (raw === undefined) return request.headers.get(name);
   let value: string | null = null;
   for (let index = 0; index < raw.length; index += 2) {
@@ -17,9 +17,4 @@ export function requestHeader(request: Request, name: string): string | null {
     value = raw[index + 1]!;
   }
   return value;
-}
-
-/** The Node request under a request served over node:http (srvx's), or undefined in process. */
-export function nodeRequest(request: Request): IncomingMessage | undefined {
-  return (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 }

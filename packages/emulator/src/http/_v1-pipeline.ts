@@ -2,7 +2,7 @@ import type { RateLimitBucket, Scope } from '@parley/sdk';
 import type { H3Event } from 'h3';
 import type { RequestActivity } from '../core/activity-feed';
 import type { EmulatorCore } from '../core/emulator-core';
-import type { Caller } from '../core/keys';
+import { authenticate, type Caller } from '../core/keys';
 import { rejectIfExhausted } from '../core/rate-limits';
 import type { IdempotencyTicket } from '../core/send-idempotency';
 import { isUnstoredChange } from '../core/unstored-change';
@@ -10,9 +10,9 @@ import { requireScope } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
-import { callerOf } from './_connection-caller';
 import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
+import { requestHeader } from './_request-header';
 import { errorResponse, jsonResponse } from './_respond';
 
 /** What a /v1 handler gets once authentication, limits, scope and body checks passed. */
@@ -150,7 +150,7 @@ function handle(
   const { requestId } = trace;
   let caller: Caller;
   try {
-    caller = callerOf(core, request);
+    caller = authenticate(core, requestHeader(request, 'authorization'));
   } catch (error) {
     return errorResponse(error, requestId);
   }
