@@ -14,6 +14,7 @@ test('the public surface of @parley/emulator/control is exactly this (review any
       "isControlResponseError",
       "isEmulatorControlError",
       "listAll",
+      "readAtMost",
     ]
   `);
 });

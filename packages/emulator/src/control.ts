@@ -4,6 +4,7 @@
  * fetch and the types the emulator's own `emulator.control` has.
  */
 
+export { type BoundedRead, readAtMost } from './control-client/_bounded-read';
 export type { ControlFetch } from './control-client/_control-request';
 export { MAX_CONTROL_ANSWER_BYTES } from './control-client/_control-request';
 export {

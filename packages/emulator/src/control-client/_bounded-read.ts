@@ -11,18 +11,23 @@ const reading = new Set<Request>();
 
 /**
  * Reads a body up to `maxBytes` and cancels the rest, so an answer never costs more memory than
- * the bound; a body of exactly `maxBytes` is read whole. Rejects as the body's own read does.
+ * the bound; a body of exactly `maxBytes` is read whole. Rejects as the body's own read does. Pass
+ * the `request` whose signal bounds the read, so that it lives until the body is read. Cancelling
+ * is for a fetch `Response` a client reads (it closes that connection), never a server's request.
+ *
+ * @example
+ * const { bytes, cut } = await readAtMost(response.body, 64 * 1024, request);
  */
 export async function readAtMost(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
-  request: Request,
+  request?: Request,
 ): Promise<BoundedRead> {
   if (!body) return { bytes: new Uint8Array(0), cut: false };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  reading.add(request);
+  if (request) reading.add(request);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -37,7 +42,7 @@ export async function readAtMost(
     }
   } finally {
     reader.releaseLock();
-    reading.delete(request);
+    if (request) reading.delete(request);
   }
 }
 

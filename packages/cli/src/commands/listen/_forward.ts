@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { readAtMost } from '@parley/emulator/control';
 import { type FetchResponse, ofetch } from 'ofetch';
-import { readAtMost } from '../../client/bounded-body';
 import { innermostCause } from '../../client/innermost-cause';
 import { ANSWER_READ_BYTES, answerExcerpt } from './_app-answer';
 

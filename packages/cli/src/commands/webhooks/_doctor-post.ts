@@ -1,5 +1,5 @@
+import { readAtMost } from '@parley/emulator/control';
 import { canonicalJson, signWebhook, WEBHOOK_OUTCOME_HEADER, type WebhookEvent } from '@parley/sdk';
-import { readAtMost } from '../../client/bounded-body';
 import { innermostCause } from '../../client/innermost-cause';
 import { ANSWER_READ_BYTES, answerExcerpt } from '../listen/_app-answer';
 

@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { readAtMost } from '@parley/emulator/control';
 import { describe, expect, it } from 'vitest';
-import { readAtMost } from './bounded-body';
 import { controlApi, MAX_CONTROL_ANSWER_BYTES } from './control-api';
 
 /** A body of `sizes` chunks of "a"; `endless` goes on until cancelled. Counts what was pulled. */
