@@ -1,36 +1,17 @@
 import {
   type ChaosInput,
-  type ChaosView,
-  type ClockView,
   type CreateFaultInput,
   createControlClient,
   type EndpointView,
-  type FaultView,
-  type HealthView,
   isControlResponseError,
   isEmulatorControlError,
-  type MagicRecipient,
-  type WorkspaceClockView,
 } from '@parley/emulator/control';
 import type { WebhookEventType } from '@parley/sdk';
 import { EXIT, ExitError } from '../exit-error';
 import { innermostCause } from './innermost-cause';
 
-// The emulator's own answer types (@parley/emulator/control), under the names the commands use.
 /** A temporary endpoint registered through the emulator's control API: the only answer with its secret. */
 export type TemporaryEndpoint = EndpointView & { secret: string };
-/** `GET /_emulator/health`. */
-export type EmulatorHealth = HealthView;
-/** `GET /_emulator/clock`. */
-export type EmulatorClock = ClockView;
-/** `GET /_emulator/workspaces/{id}/clock`: `own_clock` false when it runs on the global clock. */
-export type WorkspaceClock = WorkspaceClockView;
-/** A fault as `GET /_emulator/faults` lists it (see docs/emulator.md#faults). */
-export type EmulatorFault = FaultView;
-/** One magic sandbox recipient (`GET /_emulator/magic-numbers`). */
-export type MagicNumber = MagicRecipient;
-/** An endpoint's chaos (`GET /_emulator/endpoints/{id}/chaos`): one entry per kind set. */
-export type EndpointChaos = ChaosView;
 
 type Fetch = (request: Request) => Promise<Response>;
 

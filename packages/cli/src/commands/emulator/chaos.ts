@@ -1,5 +1,5 @@
+import type { ChaosView } from '@parley/emulator/control';
 import { CHAOS_KINDS, type ChaosKind } from '@parley/emulator/rules';
-import type { EndpointChaos } from '../../client/control-api';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { usageError } from '../../exit-error';
@@ -28,7 +28,7 @@ export interface ChaosOptions extends ClientOptions {
 /** What the command did, and the endpoint's chaos after it (settings, seed, `applied` counts). */
 export interface ChaosResult {
   action: 'set' | 'off' | 'show';
-  chaos: EndpointChaos;
+  chaos: ChaosView;
 }
 
 /** `out_of_order` is `--out-of-order`, read by commander as `outOfOrder`. */
@@ -98,7 +98,7 @@ export async function endpointChaos(options: ChaosOptions, context: CommandConte
 }
 
 /** `duplicate next 2, stale_timestamp rate 0.1` for the kinds set. */
-export function describeChaos(chaos: EndpointChaos): string {
+export function describeChaos(chaos: ChaosView): string {
   const kinds = CHAOS_KINDS.filter((kind) => chaos[kind] !== undefined).map((kind) => {
     const setting = chaos[kind] as { next?: number; rate?: number; delay_ms?: number };
     const amount = setting.next === undefined ? `rate ${setting.rate}` : `next ${setting.next}`;

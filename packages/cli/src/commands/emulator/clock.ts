@@ -1,4 +1,4 @@
-import type { EmulatorClock, WorkspaceClock } from '../../client/control-api';
+import type { ClockView, WorkspaceClockView } from '@parley/emulator/control';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { openControl } from '../_open-control';
@@ -18,7 +18,7 @@ export interface EmulatorClockOptions extends ClientOptions {
 export async function emulatorClock(
   options: EmulatorClockOptions,
   context: CommandContext,
-): Promise<EmulatorClock | WorkspaceClock> {
+): Promise<ClockView | WorkspaceClockView> {
   const workspace = workspaceOption(options.workspace);
   const control = await openControl(options, context);
   return workspace === undefined ? control.clock() : control.workspaceClock(workspace);

@@ -1,4 +1,4 @@
-import type { EmulatorFault } from '../../client/control-api';
+import type { FaultView } from '@parley/emulator/control';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { openControl } from '../_open-control';
@@ -46,7 +46,7 @@ const FLAG_OF_FIELD: ReadonlyMap<string, string> = new Map([
  * a hang, a dropped connection, or a late real answer. The flags go into the body as given (a
  * number flag as a number); the emulator checks them, and a flag it refuses is exit 2 naming it.
  */
-export async function addFault(options: FaultsAddOptions, context: CommandContext): Promise<EmulatorFault> {
+export async function addFault(options: FaultsAddOptions, context: CommandContext): Promise<FaultView> {
   const given = <Value>(name: string, value: Value | undefined) =>
     value === undefined ? {} : { [name]: value };
   const fault = {

@@ -1,4 +1,4 @@
-import type { EmulatorFault } from '../../client/control-api';
+import type { FaultView } from '@parley/emulator/control';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { openControl } from '../_open-control';
@@ -6,7 +6,7 @@ import { defineCommand } from '../command-module';
 import { describeFault } from './_faults';
 
 /** The injected faults, oldest first; used-up ones stay listed with 0 left until cleared. */
-export async function listFaults(options: ClientOptions, context: CommandContext): Promise<EmulatorFault[]> {
+export async function listFaults(options: ClientOptions, context: CommandContext): Promise<FaultView[]> {
   const control = await openControl(options, context);
   return control.listFaults();
 }

@@ -1,11 +1,14 @@
-import type { MagicNumber } from '../../client/control-api';
+import type { MagicRecipient } from '@parley/emulator/control';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 
 /** The sandbox recipients with a fixed outcome (`GET /_emulator/magic-numbers`). */
-export async function magicNumbers(options: ClientOptions, context: CommandContext): Promise<MagicNumber[]> {
+export async function magicNumbers(
+  options: ClientOptions,
+  context: CommandContext,
+): Promise<MagicRecipient[]> {
   const control = await openControl(options, context);
   return control.magicNumbers();
 }

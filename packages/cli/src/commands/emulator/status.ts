@@ -1,4 +1,4 @@
-import type { EmulatorClock, EmulatorHealth } from '../../client/control-api';
+import type { ClockView, HealthView } from '@parley/emulator/control';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { renderFields } from '../../output/table';
@@ -6,9 +6,9 @@ import { openControl } from '../_open-control';
 import { defineCommand } from '../command-module';
 
 /** `parley emulator status`: its health, clock and what it holds. */
-export interface EmulatorStatus extends EmulatorHealth {
+export interface EmulatorStatus extends HealthView {
   emulator: string;
-  clock: EmulatorClock;
+  clock: ClockView;
 }
 
 /** Asks the emulator at the base URL's origin for its health (with counts) and its clock. */
