@@ -59,7 +59,7 @@ export function configPath(env: Record<string, string | undefined>): string {
 export async function readConfig(path: string): Promise<ConfigFile> {
   let bytes: Buffer | undefined;
   try {
-    bytes = await readAtMost(path, MAX_CONFIG_BYTES);
+    bytes = await readFileAtMost(path, MAX_CONFIG_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: new Map() };
     throw new ExitError(EXIT.config, `cannot read ${path}: ${(error as Error).message}`);
@@ -83,7 +83,7 @@ export async function readConfig(path: string): Promise<ConfigFile> {
 }
 
 /** The file's bytes, or undefined when it holds more than `limit`: never more than `limit + 1` are read. */
-async function readAtMost(path: string, limit: number): Promise<Buffer | undefined> {
+async function readFileAtMost(path: string, limit: number): Promise<Buffer | undefined> {
   const file = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(limit + 1);
