@@ -1,7 +1,7 @@
 // The program as commander reads it: the global flags and the commands the arguments can reach.
 import { Command } from 'commander';
 import { COMMAND_TABLE, type LazyAction } from './_command-table';
-import { examplesText } from './help-examples';
+import { docsLink, examplesText } from './help-examples';
 
 // Global flags whose next word is their value, never a command name.
 const GLOBAL_FLAGS_WITH_VALUE = new Set(['--api-key', '--base-url', '--profile']);
@@ -73,7 +73,7 @@ Exit codes:
   3  network or configuration error: no key or base URL, server unreachable
   130  interrupted (Ctrl-C)
 Environment: PARLEY_API_KEY, PARLEY_BASE_URL, PARLEY_PROFILE, PARLEY_WEBHOOK_SECRET, NO_COLOR
-Docs: docs/cli.md`,
+Docs: ${docsLink('cli.md')}`,
       )
   );
 }
