@@ -28,8 +28,8 @@ export interface IdempotencyTicket {
  * (journal entry first, then memory), `release` ends the hold whatever the outcome.
  */
 export class SendIdempotency {
-  /** Slots whose first request is still being read or processed. */
-  readonly #inFlight = new Set<string>();
+  /** The ticket of each slot whose first request is still being read or processed. */
+  readonly #inFlight = new Map<string, IdempotencyTicket>();
   readonly #state: () => EmulatorState;
 
   constructor(state: () => EmulatorState) {
@@ -44,8 +44,9 @@ export class SendIdempotency {
     const slot = idempotencySlot(keyId, header ?? '');
     if (header === null || header === '') return { header, slot, busy: false };
     const busy = this.#inFlight.has(slot);
-    if (!busy) this.#inFlight.add(slot);
-    return { header, slot, busy };
+    const ticket = { header, slot, busy };
+    if (!busy) this.#inFlight.set(slot, ticket);
+    return ticket;
   }
 
   /**
@@ -71,9 +72,13 @@ export class SendIdempotency {
     this.#state().idempotency[slot] = idempotencyRecord(fingerprint, messageId);
   }
 
-  /** Ends the hold of {@link begin} (a busy ticket, or one without a key, held nothing). */
+  /**
+   * Ends the hold of {@link begin}. Only the ticket that took the hold ends it: a busy ticket, or one
+   * without a key, held nothing, and one taken before {@link clear} (a reset while its body was
+   * read) must not free the hold a later request took on the same slot.
+   */
   release(ticket: IdempotencyTicket): void {
-    if (!ticket.busy && ticket.header) this.#inFlight.delete(ticket.slot);
+    if (this.#inFlight.get(ticket.slot) === ticket) this.#inFlight.delete(ticket.slot);
   }
 
   /** Forgets every hold: the state they were about was replaced (reset, load). */
