@@ -90,7 +90,7 @@ describe('handler.node() in Express', () => {
   const PARSED_BODY =
     'The request body was already read by a body parser, but the signature covers the raw bytes. ' +
     "Register no JSON parser on the webhook route: mount it before express.json(), or use express.raw({ type: 'application/json' }) on it; " +
-    'on Fastify, give the route a content-type parser that leaves the body unread.';
+    'on Fastify, give the route a content-type parser that leaves the body unread; on Koa, add the webhook route before bodyParser() from @koa/bodyparser.';
 
   it('refuses a body express.json() already parsed: 500 naming the fix, reported, nothing handled', async () => {
     const { handler, handled, onError } = receiver();

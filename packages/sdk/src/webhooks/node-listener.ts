@@ -28,7 +28,7 @@ export type NodeWebhookListener = (req: NodeWebhookRequest, res: NodeWebhookResp
 const PARSED_BODY =
   'The request body was already read by a body parser, but the signature covers the raw bytes. ' +
   "Register no JSON parser on the webhook route: mount it before express.json(), or use express.raw({ type: 'application/json' }) on it; " +
-  'on Fastify, give the route a content-type parser that leaves the body unread.';
+  'on Fastify, give the route a content-type parser that leaves the body unread; on Koa, add the webhook route before bodyParser() from @koa/bodyparser.';
 
 /** The Node adapter of a delivery processor: reads the raw body itself and writes the answer. */
 export function nodeListener(
