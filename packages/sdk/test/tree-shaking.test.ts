@@ -54,13 +54,17 @@ describe('an app that imports only { Parley }', () => {
     expect(code).not.toContain('!=="developer.application.created"');
   });
 
-  // Known leaks, outside the client's code: a WebhookVerificationError is branded by a call at the
-  // top of its module, and the event shapes are a Map built from Object.entries. When they are
-  // gone this test fails: make it a plain `it`.
+  it("bundles no webhook event shapes (the handler's Map is built in a pure call)", async () => {
+    const code = await appBundle("export { Parley } from '@parley/sdk';");
+    expect(code).not.toContain('message.status_updated');
+  });
+
+  // The known leak left, outside the client's code: a WebhookVerificationError is branded by a
+  // call at the top of its module (~60 bytes gzip). When it is gone this test fails: make it a
+  // plain `it`.
   it.fails('bundles no webhook code at all', async () => {
     const code = await appBundle("export { Parley } from '@parley/sdk';");
     expect(code).not.toContain('WebhookVerificationError');
-    expect(code).not.toContain('message.status_updated');
   });
 
   it('still names the client errors it throws (their branding is kept)', async () => {
