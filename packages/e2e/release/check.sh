@@ -6,6 +6,8 @@
 #    webhook verified and a tampered one refused.
 # 2. runtime-smoke.mjs with Node 24: the SDK on Node 22, Node 24, Bun and Deno (ESM and CommonJS) and
 #    workerd (miniflare) against one emulator, and the build each took.
+# 3. recipes.mjs with Node 24: docs/webhooks.md's Bun, Deno and Hono-on-Workers recipes served on those
+#    runtimes, delivered to by the emulator and graded 8/8 by `parley webhooks doctor` (issue 24).
 # The report (optional) has vitest's count fields, so .ci/run's "Tests:" line adds these checks.
 set -uo pipefail
 work="${1:?usage: check.sh <work dir> [report.json]}"
@@ -27,6 +29,9 @@ echo "Runtime smoke (one emulator on 127.0.0.1):"
 PARLEY_NODE22="$node22" PARLEY_RUNTIMES="$tool_dir/runtimes" PARLEY_RELEASE_COUNTS="$work/counts-runtimes.json" \
   node runtime-smoke.mjs || status=1
 
+echo "Webhook recipes of docs/webhooks.md on Bun, Deno and workerd (the emulator delivers, the doctor grades):"
+PARLEY_RUNTIMES="$tool_dir/runtimes" PARLEY_RELEASE_COUNTS="$work/counts-recipes.json" node recipes.mjs || status=1
+
 if [ -n "$report" ]; then
   # A script that died before writing its counts counts as one failure.
   node -e 'const fs = require("node:fs"); let passed = 0, failed = 0;
@@ -36,6 +41,7 @@ if [ -n "$report" ]; then
       passed += counts.passed; failed += counts.failed;
     }
     fs.writeFileSync(process.argv[1], JSON.stringify({ numPassedTests: passed, numFailedTests: failed,
-      numPendingTests: 0, numTodoTests: 0 }));' "$report" "$work/counts-node22.json" "$work/counts-runtimes.json"
+      numPendingTests: 0, numTodoTests: 0 }));' "$report" "$work/counts-node22.json" "$work/counts-runtimes.json" \
+    "$work/counts-recipes.json"
 fi
 exit "$status"

@@ -55,13 +55,19 @@ cp -R "$here/project/." "$work/project/"
 awk '/^## Send a message \(SDK\)/ { section = 1 } section && /^```ts$/ { code = 1; next }
   code && /^```$/ { exit } code { print }' "$root/README.md" >"$work/project/readme-snippet.ts"
 [ -s "$work/project/readme-snippet.ts" ] || fail "README.md: no \`\`\`ts block under '## Send a message (SDK)'"
+# docs/webhooks.md's Bun, Deno and Hono-on-Workers recipes, the files themselves, for recipes.mjs.
+mkdir -p "$work/project/recipes"
+cp "$root/examples/web-standard-receiver/runtimes/bun-server.ts" "$root/examples/web-standard-receiver/runtimes/deno-server.ts" \
+  "$root/examples/hono-receiver/src/worker.ts" "$work/project/recipes/"
+hono="$(node -p "require('$root/examples/hono-receiver/package.json').dependencies.hono")"
 cat >"$work/project/package.json" <<'JSON'
 { "name": "parley-outside-the-workspace", "private": true, "type": "module" }
 JSON
 (
   cd "$work/project"
   PATH="$node22_dir/node_modules/.bin:$PATH" npm install "${npm_quiet[@]}" --prefer-offline \
-    ../tarballs/parley-sdk-*.tgz ../tarballs/parley-emulator-*.tgz ../tarballs/parley-cli-*.tgz typescript@6 >/dev/null
+    ../tarballs/parley-sdk-*.tgz ../tarballs/parley-emulator-*.tgz ../tarballs/parley-cli-*.tgz typescript@6 \
+    "hono@$hono" >/dev/null
 ) || fail "npm install of the three tarballs (Node 22's npm) in $work/project"
 echo "✓ packed $(cd "$work/tarballs" && echo *.tgz) and installed them with Node 22's npm in a fresh project" \
   "outside the workspace ($((SECONDS - started)) s)"
