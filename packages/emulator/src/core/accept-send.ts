@@ -7,9 +7,10 @@ import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 import type { Caller } from './keys';
 import { acceptedView } from './messages';
-import { rejectIfExhausted } from './rate-limits';
 import type { IdempotencyTicket } from './send-idempotency';
 import { sendMessage } from './send-message';
+
+const SENDS = ['sends'] as const;
 
 /** What `POST /v1/messages` accepted: a new message, or the one an earlier send with its key made. */
 export interface AcceptedSend {
@@ -34,7 +35,8 @@ export function acceptSend(
   const now = core.nowIn(caller.application.workspace_id);
   const original = core.idempotency.replay(ticket, fingerprint, now);
   if (original) return { record: original, replayed: true };
-  rejectIfExhausted(core, caller.key.id, ['sends'], now);
+  const limited = core.rateLimits.refusal(caller.key.id, SENDS, now);
+  if (limited) throw limited;
   const params = parseSendParams(body);
   return { record: sendMessage(core, caller, params, { slot: ticket.slot, fingerprint }), replayed: false };
 }

@@ -2,6 +2,7 @@ import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { controlBody, invalid } from '../domain/input-checks';
 import type { ApplicationRecord } from '../domain/records';
+import type { EmulatorState } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
 import type { EmulatorCore } from './emulator-core';
 
@@ -12,6 +13,14 @@ function nameOf(body: Record<string, unknown>): string {
     invalid('name', 'invalid_type', 'name must be a string of 1 to 200 characters.');
   }
   return name;
+}
+
+/** Whether an application with this id exists (`id` is outside input: any string). */
+export function hasApplication(
+  core: { readonly state: Pick<EmulatorState, 'applications'> },
+  id: string,
+): boolean {
+  return isUuid(id) && core.state.applications[id] !== undefined;
 }
 
 /** 404 unless the application exists. */

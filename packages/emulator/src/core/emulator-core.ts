@@ -19,6 +19,7 @@ import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
 import { FaultTable } from './fault-table';
 import { MessageTimers } from './message-timers';
+import { RateLimits } from './rate-limits';
 import { SendIdempotency } from './send-idempotency';
 import { WorkspaceClocks } from './workspace-clocks';
 
@@ -48,7 +49,8 @@ export class EmulatorCore {
   readonly timeline: Timeline;
   /** Every timeline: {@link timeline} and the workspaces' own. */
   readonly clocks: WorkspaceClocks;
-  readonly rateLimits: boolean;
+  /** The /v1 rate limits of every key (`rateLimits: false` switches them off). */
+  readonly rateLimits: RateLimits;
   readonly urlPolicy: UrlPolicy;
   readonly persistence: Persistence;
   #webhooks: WebhookService;
@@ -74,7 +76,7 @@ export class EmulatorCore {
   constructor(options: CoreOptions) {
     this.#state = options.state;
     this.timeline = options.timeline;
-    this.rateLimits = options.rateLimits;
+    this.rateLimits = new RateLimits(options.rateLimits, () => this.#state.rate_limits);
     this.urlPolicy = options.urlPolicy;
     this.#webhookNetwork = options.webhookNetwork;
     this.#retrySchedule = options.retrySchedule;

@@ -1,12 +1,5 @@
 import type { Environment } from '@parley/sdk';
-import {
-  bearerToken,
-  generateKey,
-  hashKey,
-  type KeyRecord,
-  keyPrefix,
-  parseScopes,
-} from '../domain/api-keys';
+import { generateKey, hashKey, type KeyRecord, keyPrefix, parseScopes } from '../domain/api-keys';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { controlBody, invalid } from '../domain/input-checks';
@@ -18,18 +11,6 @@ import type { EmulatorCore } from './emulator-core';
 export interface Caller {
   key: KeyRecord;
   application: ApplicationRecord;
-}
-
-/** Authenticates `Authorization: Bearer …` (401 `missing_api_key` / `invalid_api_key`). */
-export function authenticate(core: EmulatorCore, authorization: string | null): Caller {
-  const token = bearerToken(authorization);
-  if (token === undefined) {
-    throw new DomainError('missing_api_key', 'Send your API key as "Authorization: Bearer <API_KEY>".');
-  }
-  const key = core.findKey(token);
-  const application = key && core.state.applications[key.application_id];
-  if (!key || !application) throw new DomainError('invalid_api_key', 'This API key is unknown or revoked.');
-  return { key, application };
 }
 
 /** A key as the control API shows it (never the key itself, except at creation). */
@@ -76,7 +57,7 @@ export function revokeKey(core: EmulatorCore, id: string): void {
   const key = isUuid(id) ? core.state.keys[id] : undefined;
   if (!key) throw new DomainError('not_found', `No key ${id}.`, { key_id: id });
   delete core.state.keys[id];
-  delete core.state.rate_limits[id];
+  core.rateLimits.forget(id);
   core.unindexKey(key.hash);
 }
 

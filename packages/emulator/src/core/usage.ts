@@ -1,6 +1,6 @@
 import type { RateLimitBucket } from '@parley/sdk';
 import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
-import { type BucketReport, usageOf } from '../domain/rate-limit-window';
+import type { BucketReport } from '../domain/rate-limit-window';
 import { findApplication } from './applications';
 import type { EmulatorCore } from './emulator-core';
 
@@ -41,12 +41,12 @@ export function usage(core: EmulatorCore, applicationId: string | undefined): Us
   );
   return {
     object: 'usage' as const,
-    rate_limits_enabled: core.rateLimits,
+    rate_limits_enabled: core.rateLimits.enabled,
     keys: keys.map((key) => ({
       key_id: key.id,
       application_id: key.application_id,
       prefix: key.prefix,
-      buckets: bucketUsage(usageOf(core.state.rate_limits, key.id, core.nowFor(key.application_id))),
+      buckets: bucketUsage(core.rateLimits.usage(key.id, core.nowFor(key.application_id))),
     })),
     workspaces: [...workspaceIds].map((workspaceId) => {
       const now = core.nowIn(workspaceId);

@@ -154,7 +154,7 @@ export function resetWorkspace(core: EmulatorCore, id: string): { ok: true; work
   for (const slot of Object.keys(state.windows)) {
     if (connections.has(slot.slice(0, slot.indexOf('\n')))) delete state.windows[slot];
   }
-  for (const keyId of keys) delete state.rate_limits[keyId];
+  for (const keyId of keys) core.rateLimits.forget(keyId);
   delete state.daily_sends[id];
   state.events = state.events.filter(
     (record) => !record.application_ids.some((applicationId) => applications.has(applicationId)),

@@ -1,6 +1,7 @@
 import type { H3Event, Middleware } from 'h3';
+import { hasApplication } from '../core/applications';
 import type { EmulatorCore } from '../core/emulator-core';
-import { isUuid, newRequestId } from '../domain/ids';
+import { newRequestId } from '../domain/ids';
 import { assertSameOriginCaller } from './_origin-guard';
 import { parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { errorResponse, jsonResponse } from './_respond';
@@ -56,10 +57,10 @@ export function publishChanges(core: EmulatorCore): Middleware {
     const applicationId = event.context.matchedRoute?.route?.startsWith('/_emulator/applications/:id')
       ? routeId(event)
       : undefined;
-    const known = isUuid(applicationId) && core.state.applications[applicationId] !== undefined;
     core.activity.publish({
       kind: 'control',
-      application_ids: known ? [applicationId] : [],
+      application_ids:
+        applicationId !== undefined && hasApplication(core, applicationId) ? [applicationId] : [],
       method: event.req.method,
       path: event.url.pathname,
       status: response.status,

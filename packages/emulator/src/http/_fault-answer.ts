@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
+import { callerOf } from '../core/admission';
 import type { EmulatorCore } from '../core/emulator-core';
 import type { FaultView } from '../core/fault-table';
 import type { Caller } from '../core/keys';
@@ -52,8 +53,7 @@ export function takeFault(core: EmulatorCore, event: H3Event): TakenFault | unde
   });
   if (!fault) return undefined;
   const found = presentedKey();
-  const application = found && core.state.applications[found.application_id];
-  return { fault, caller: found && application ? { key: found, application } : undefined };
+  return { fault, caller: found && callerOf(core, found) };
 }
 
 /**

@@ -1,19 +1,25 @@
-import type { RateLimitBucket, Scope } from '@parley/sdk';
+import type { RateLimitBucket } from '@parley/sdk';
 import type { H3Event } from 'h3';
 import type { RequestActivity } from '../core/activity-feed';
+import {
+  admit,
+  type CallRule,
+  chargeAnswered,
+  chargeRefused,
+  holdIdempotencyKey,
+  refusalOf,
+  revokedSince,
+} from '../core/admission';
 import type { EmulatorCore } from '../core/emulator-core';
-import { authenticate, type Caller } from '../core/keys';
-import { rejectIfExhausted } from '../core/rate-limits';
+import type { Caller } from '../core/keys';
 import type { IdempotencyTicket } from '../core/send-idempotency';
-import { isUnstoredChange } from '../core/unstored-change';
-import { requireScope } from '../domain/api-keys';
-import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
-import { consume, type RateLimitState, report } from '../domain/rate-limit-window';
 import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { requestHeader } from './_request-header';
 import { errorResponse, jsonResponse } from './_respond';
+
+export { REQUESTS_CHARGE } from '../core/admission';
 
 /** What a /v1 handler gets once authentication, limits, scope and body checks passed. */
 export interface V1Call {
@@ -42,35 +48,17 @@ export interface V1Result {
   charge?: readonly RateLimitBucket[];
 }
 
-/** How one /v1 route is guarded. */
-export interface V1RouteSpec {
-  /** The scope the call needs; none for the answer to an unknown route (it needs only a valid key). */
-  scope?: Scope;
-  /** The route's own bucket besides `requests` (spec 8). */
-  bucket?: 'sends' | 'templates';
-  /** Checked before the scope: `POST /sandbox/events` answers `sandbox_only` to live keys first. */
-  sandboxOnly?: boolean;
+/** How one /v1 route is guarded (its scope, bucket and sandbox-only rule: `core/admission.ts`). */
+export interface V1RouteSpec extends CallRule {
   readsBody?: boolean;
   /**
    * Holds the request's Idempotency-Key from before the body is read until the call is answered
-   * (`core.idempotency.begin/release`), so a second request with it meanwhile is told it is in use.
+   * (`core/admission.ts` `holdIdempotencyKey`, then `core.idempotency.release`), so a second
+   * request with it meanwhile is told it is in use.
    */
   holdsIdempotencyKey?: boolean;
   run: (call: V1Call) => V1Result;
 }
-
-// Shared, never mutated: a call's charge is replaced, not changed.
-const REQUESTS_ONLY: readonly RateLimitBucket[] = ['requests'];
-const WITH_SENDS: readonly RateLimitBucket[] = ['requests', 'sends'];
-const WITH_TEMPLATES: readonly RateLimitBucket[] = ['requests', 'templates'];
-
-/** The buckets a route is charged to. */
-function chargeOf(bucket: V1RouteSpec['bucket']): readonly RateLimitBucket[] {
-  return bucket === 'sends' ? WITH_SENDS : bucket === 'templates' ? WITH_TEMPLATES : REQUESTS_ONLY;
-}
-
-/** Only `requests`: what an idempotent replay costs. */
-export const REQUESTS_CHARGE = REQUESTS_ONLY;
 
 /**
  * Runs one /v1 call in the documented order: 401 → 429 → 403 → 415/413/400 → the handler. All of
@@ -146,19 +134,14 @@ function handle(
   spec: V1RouteSpec,
   trace: CallTrace,
 ): Response | Promise<Response> {
-  const request = event.req;
   const { requestId } = trace;
-  let caller: Caller;
-  try {
-    caller = authenticate(core, requestHeader(request, 'authorization'));
-  } catch (error) {
-    return errorResponse(error, requestId);
-  }
-  trace.caller = caller;
+  const admission = admit(core, requestHeader(event.req, 'authorization'));
+  if (!admission.ok) return errorResponse(admission.error, requestId);
+  trace.caller = admission;
   if (!spec.readsBody && !spec.holdsIdempotencyKey) {
-    return answer(core, event, spec, caller, undefined, undefined, requestId);
+    return answer(core, event, spec, admission, undefined, undefined, requestId);
   }
-  return readThenAnswer(core, event, spec, caller, requestId);
+  return readThenAnswer(core, event, spec, admission, requestId);
 }
 
 async function readThenAnswer(
@@ -170,23 +153,20 @@ async function readThenAnswer(
 ): Promise<Response> {
   const request = event.req;
   const ticket = spec.holdsIdempotencyKey
-    ? core.idempotency.begin(caller.key.id, request.headers.get('idempotency-key'))
+    ? holdIdempotencyKey(core.idempotency, caller, request.headers.get('idempotency-key'))
     : undefined;
   try {
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
-    // A reset may have replaced the state while the body was read.
-    if (read && !core.state.keys[caller.key.id]) {
-      return errorResponse(
-        new DomainError('invalid_api_key', 'This API key is unknown or revoked.'),
-        requestId,
-      );
-    }
+    // A reset or a revocation may have taken the key while the body was read.
+    const revoked = read && revokedSince(core, caller);
+    if (revoked) return errorResponse(revoked, requestId);
     return answer(core, event, spec, caller, read, ticket, requestId);
   } finally {
     if (ticket) core.idempotency.release(ticket);
   }
 }
 
+/** Runs an admitted call: its refusal (rate limit, sandbox-only, scope), else the handler; charged either way. */
 function answer(
   core: EmulatorCore,
   event: H3Event,
@@ -197,9 +177,11 @@ function answer(
   requestId: string,
 ): Response {
   const request = event.req;
-  const keyId = caller.key.id;
-  const limits = core.state.rate_limits;
-  const ownBucket: RateLimitBucket = spec.bucket ?? 'requests';
+  const limits = core.rateLimits;
+  // Keys are scoped to a workspace: its clock times this call (windows, ages, created_at).
+  const now = core.nowIn(caller.application.workspace_id);
+  const refused = refusalOf(limits, caller, spec, now, request.method, event.url);
+  if (refused) return errorResponse(refused, requestId, chargeRefused(limits, caller, spec, now, refused));
   const call: V1Call = {
     core,
     caller,
@@ -209,30 +191,14 @@ function answer(
     body: undefined,
     ticket,
   };
-  const charge = chargeOf(spec.bucket);
-  // Without rate limits (load tests) no header object is built at all.
-  const rateHeaders = (bucket: RateLimitBucket, now: number): Record<string, string> | undefined =>
-    core.rateLimits ? rateLimitHeaders(limits, keyId, bucket, now) : undefined;
-  // Keys are scoped to a workspace: its clock times this call (windows, ages, created_at).
-  const now = core.nowIn(caller.application.workspace_id);
   try {
-    // `sends` is checked by the handler, after an idempotent replay had its chance (it costs no send).
-    const early = spec.bucket === 'templates' ? charge : REQUESTS_ONLY;
-    rejectIfExhausted(core, keyId, early, now);
-    if (spec.sandboxOnly && caller.application.environment !== 'sandbox') {
-      throw new DomainError(
-        'sandbox_only',
-        `${request.method} ${event.url.pathname} takes sandbox keys only.`,
-      );
-    }
-    if (spec.scope) requireScope(caller.key, spec.scope);
     if (read) {
       requireJsonContentType(request);
       call.body = parseJsonBody(read);
     }
     const result = spec.run(call);
-    if (core.rateLimits) consume(limits, keyId, result.charge ?? charge, now);
-    const headers = rateHeaders(ownBucket, now);
+    // Without rate limits (load tests) no header object is built at all.
+    const headers = chargeAnswered(limits, caller, spec, now, result.charge);
     return jsonResponse(
       result.status,
       result.body,
@@ -240,30 +206,6 @@ function answer(
       headers && result.headers ? { ...headers, ...result.headers } : (headers ?? result.headers),
     );
   } catch (error) {
-    if (error instanceof DomainError && error.status === 429) {
-      const bucket = (error.details?.bucket as RateLimitBucket | undefined) ?? ownBucket;
-      const retryAfter = error.details?.retry_after ?? report(limits, keyId, bucket, now).resetSeconds;
-      return errorResponse(error, requestId, {
-        ...rateHeaders(bucket, now),
-        'retry-after': String(retryAfter),
-      });
-    }
-    // A change the data dir could not store was not made: like a refusal, it consumes nothing.
-    if (core.rateLimits && !isUnstoredChange(error)) consume(limits, keyId, charge, now);
-    return errorResponse(error, requestId, rateHeaders(ownBucket, now));
+    return errorResponse(error, requestId, chargeRefused(limits, caller, spec, now, error));
   }
-}
-
-function rateLimitHeaders(
-  limits: RateLimitState,
-  keyId: string,
-  bucket: RateLimitBucket,
-  now: number,
-): Record<string, string> {
-  const figures = report(limits, keyId, bucket, now);
-  return {
-    'ratelimit-limit': String(figures.limit),
-    'ratelimit-remaining': String(figures.remaining),
-    'ratelimit-reset': String(figures.resetSeconds),
-  };
 }
