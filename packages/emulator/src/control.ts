@@ -50,4 +50,6 @@ export type {
   WorkspaceClockView,
   WorkspaceView,
 } from './core/control-types';
+// The ready key every emulator starts with: a client that found an emulator can use it (`parley status`).
+export { DEFAULT_SANDBOX_KEY } from './core/defaults';
 export type { FaultAnswer } from './domain/faults';

@@ -14,13 +14,20 @@ export interface ApiSession {
 }
 
 /**
- * Resolves credentials (flag > env > profile) and builds the SDK client. Every API command goes
+ * Resolves credentials (flag > env > profile, else an emulator on 127.0.0.1:4010) and builds the SDK client. Every API command goes
  * through this, so errors read the same everywhere. A 429 is reported at once with its wait
  * (`maxRetryAfter: 0`): a terminal user learns when to retry instead of watching a silent pause.
  * The SDK's log (`--verbose` = debug, else PARLEY_LOG) goes to stderr, so stdout keeps only data.
  */
 export async function openApiSession(options: ClientOptions, context: CommandContext): Promise<ApiSession> {
-  const credentials = await resolveCredentials(options, context.env);
+  const credentials = await resolveCredentials(
+    options,
+    context.env,
+    context.fetch ? { fetch: context.fetch } : {},
+  );
+  // stderr, so `--json` keeps stdout for data; once, as each command opens one session.
+  if (credentials.localEmulator)
+    context.stderr.write(`using the local emulator at ${credentials.localEmulator}\n`);
   const call = async <Result>(work: (client: Parley) => Promise<Result>): Promise<Result> => {
     try {
       return await work(client);

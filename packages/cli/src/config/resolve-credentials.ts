@@ -17,16 +17,26 @@ export interface Credentials {
   profile: string;
   apiKeySource: string;
   baseUrlSource: string;
+  /** Set when nothing named a key or base URL and the emulator found on loopback gave both: its origin. */
+  localEmulator?: string;
+}
+
+/** Looking for a local emulator when nothing names a key or base URL; `fetch` replaces the network. */
+export interface LocalEmulatorProbe {
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 /**
  * Resolves the API key and base URL with precedence flag > environment > profile. The profile
  * is `--profile`, else PARLEY_PROFILE, else the config's current profile, else `default`.
- * Missing values are config errors (exit 3) that name every way to provide them.
+ * When none names either and `probe` is given, an emulator answering on 127.0.0.1:4010 gives
+ * both (its ready sandbox key). Missing values are config errors (exit 3) that name every way
+ * to provide them.
  */
 export async function resolveCredentials(
   options: ClientOptions,
   env: Record<string, string | undefined>,
+  probe?: LocalEmulatorProbe,
 ): Promise<Credentials> {
   const needsFile = !(options.apiKey ?? env.PARLEY_API_KEY) || !(options.baseUrl ?? env.PARLEY_BASE_URL);
   let path = '';
@@ -68,6 +78,8 @@ export async function resolveCredentials(
     '--base-url',
     'PARLEY_BASE_URL',
   );
+  // Only with nothing set at all: a key or base URL given anywhere means the user chose a target.
+  if (!apiKey && !baseUrl) return useLocalEmulator(env, profileName, probe);
   if (!apiKey) {
     throw new ExitError(
       EXIT.config,
@@ -87,6 +99,36 @@ export async function resolveCredentials(
     apiKeySource: apiKey.source,
     baseUrlSource: baseUrl.source,
   };
+}
+
+/**
+ * The emulator on loopback as the credentials' source, or the error naming both variables with
+ * the emulator's values. Its module (the control client) loads only on this path.
+ */
+async function useLocalEmulator(
+  env: Record<string, string | undefined>,
+  profileName: string,
+  probe: LocalEmulatorProbe | undefined,
+): Promise<Credentials> {
+  const local = await import('./local-emulator');
+  const found = probe && (await local.findLocalEmulator(env, probe.fetch));
+  if (found) {
+    const source = `the local emulator at ${found.origin}`;
+    return {
+      apiKey: found.apiKey,
+      baseUrl: found.baseUrl,
+      profile: profileName,
+      apiKeySource: source,
+      baseUrlSource: source,
+      localEmulator: found.origin,
+    };
+  }
+  const origin = probe && local.probeOrigin(env);
+  const { baseUrl, apiKey } = local.LOCAL_EMULATOR_VALUES;
+  throw new ExitError(
+    EXIT.config,
+    `no API key or base URL${origin ? `, and no emulator answers at ${origin}` : ''}: pass --api-key and --base-url, set PARLEY_API_KEY and PARLEY_BASE_URL, or save them with \`parley config set --profile ${profileName} --api-key … --base-url …\`. For a local emulator (\`npx parley-emulator\`): PARLEY_BASE_URL=${baseUrl} PARLEY_API_KEY=${apiKey}`,
+  );
 }
 
 function pick(
