@@ -276,6 +276,21 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
     },
   ],
   [
+    'mcp',
+    (program, lazy) => {
+      program
+        .command('mcp')
+        .description(
+          'serve the API and the emulator as tools for a coding agent (Model Context Protocol, stdio)',
+        )
+        .option(
+          '--allow-live',
+          'serve a live key too (refused by default: an agent would send real messages)',
+        )
+        .action(lazy(() => import('./commands/mcp/index')));
+    },
+  ],
+  [
     'config',
     (program, lazy) => {
       const config = program

@@ -120,6 +120,10 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     `parley emulator chaos ${ENDPOINT} --off`,
   ],
   'emulator status': ['parley emulator status', 'parley emulator status --json'],
+  mcp: [
+    'parley mcp   # started by an MCP client (docs/mcp.md): tools on stdio',
+    'PARLEY_PROFILE=staging parley mcp',
+  ],
   config: [
     'parley config set --api-key prl_sandbox_… --base-url http://127.0.0.1:4010/v1',
     'parley config list',

@@ -110,7 +110,7 @@ describe('buildProgram defines only the command the arguments name', () => {
     expect(program.commands.map((command) => command.name())).toEqual(defined);
   });
 
-  it('lists the twelve top-level commands of the whole tree in their help order', () => {
+  it('lists the thirteen top-level commands of the whole tree in their help order', () => {
     expect(ALL).toEqual([
       'status',
       'send',
@@ -122,6 +122,7 @@ describe('buildProgram defines only the command the arguments name', () => {
       'webhooks',
       'logs',
       'emulator',
+      'mcp',
       'config',
       'completion',
     ]);
@@ -130,7 +131,7 @@ describe('buildProgram defines only the command the arguments name', () => {
   it('every command prints the same help defined alone as in the whole tree', () => {
     const whole = buildProgram(VERSION, [], recordingAction);
     const paths = commandPaths(whole);
-    expect(paths).toHaveLength(34);
+    expect(paths).toHaveLength(35);
     for (const path of paths) {
       const alone = buildProgram(VERSION, path, recordingAction);
       expect(helpOf(commandAt(alone, path)), path.join(' ')).toBe(helpOf(commandAt(whole, path)));
