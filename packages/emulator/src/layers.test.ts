@@ -44,6 +44,8 @@ const SOURCE = /\.tsx?$/;
 const TEST = /\.test(-d)?\.tsx?$/;
 
 const root = dirname(fileURLToPath(import.meta.url));
+/** Folders that reach the emulator's data only through the operations of `core/`, never its state. */
+const NO_STATE_REACH = new Set(['http', 'server', 'console', 'webhooks']);
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -122,6 +124,75 @@ const layered = files.filter((file) => {
   return folder === '' ? WIRING.has(file) : folder !== TEST_SUPPORT;
 });
 
+/**
+ * Where files reach into the emulator's state past `core/`: a read of the core's `state` (by any
+ * name or path: `core.state`, `call.core.state`, `x['state']`, `const { state } = core`) or a
+ * name, parameter or expression typed as `EmulatorState`. Types decide, not spelling, so an alias
+ * of the core is caught and another object's `state` is not. `extra` adds sources by path (the
+ * fixtures that prove the check), scanned in the same program.
+ */
+function stateReaches(files: readonly string[], extra: Readonly<Record<string, string>> = {}): string[] {
+  const config = ts.readConfigFile(join(root, '../../../tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, join(root, '../../..'));
+  const virtual = new Map(Object.entries(extra).map(([file, text]) => [join(root, file), text]));
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getSourceFile = (path, language, ...rest) => {
+    const text = virtual.get(path);
+    return text === undefined
+      ? getSourceFile.call(host, path, language, ...rest)
+      : ts.createSourceFile(path, text, language, true);
+  };
+  host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path);
+  host.readFile = (path) => virtual.get(path) ?? readFile.call(host, path);
+  const paths = [...files, ...Object.keys(extra)].map((file) => join(root, file));
+  const stateFile = join(root, 'store/state.ts');
+  const coreFile = join(root, 'core/emulator-core.ts');
+  // Only these files, no library, no import followed: the core's and the state's types are all
+  // the check needs (whatever else is unresolved types as `any`), and a whole program took 30 s.
+  const program = ts.createProgram({
+    rootNames: [...paths, coreFile, stateFile],
+    options: { ...options, noEmit: true, noResolve: true, noLib: true, types: [] },
+    host,
+  });
+  const checker = program.getTypeChecker();
+  const declaredIn = (symbol: ts.Symbol | undefined, file: string) =>
+    symbol?.declarations?.some((declaration) => declaration.getSourceFile().fileName === file) ?? false;
+  const isCoreState = (symbol: ts.Symbol | undefined) =>
+    symbol?.name === 'state' && declaredIn(symbol, coreFile);
+  const isStateType = (node: ts.Node) => {
+    const type = checker.getTypeAtLocation(node);
+    return type.symbol?.name === 'EmulatorState' && declaredIn(type.symbol, stateFile);
+  };
+  return paths.flatMap((path) => {
+    const source = program.getSourceFile(path);
+    if (!source) throw new Error(`${path} is not in the program`);
+    const found: string[] = [];
+    const report = (node: ts.Node, what: string) => {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      found.push(`${relative(root, path).split(sep).join('/')}:${line + 1} ${what}: ${node.getText(source)}`);
+    };
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
+        const name = ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression;
+        if (isCoreState(checker.getSymbolAtLocation(name))) {
+          report(node, "reads the core's state");
+        } else if (isStateType(node)) report(node, 'is typed as EmulatorState');
+      } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+        const property = checker
+          .getTypeAtLocation(node.parent)
+          .getProperty((node.propertyName ?? node.name).getText(source));
+        if (isCoreState(property)) report(node, "reads the core's state");
+      } else if ((ts.isVariableDeclaration(node) || ts.isParameter(node)) && isStateType(node.name)) {
+        report(node.name, 'is typed as EmulatorState');
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  });
+}
+
 describe('the rule of the arrows', () => {
   test('every folder of src/ has its place in the order (a new folder must be given one)', () => {
     const folders = new Set(files.filter((file) => file.includes('/')).map((file) => file.split('/')[0]));
@@ -169,5 +240,47 @@ describe('the rule of the arrows', () => {
     expect(violation('server/run-cli.ts', '../create-emulator')).toBeUndefined();
     expect(violation('core/control.ts', '../create-emulator')).toMatch(/layer above/);
     expect(importsOf('create-emulator.ts')).toContain('./http/create-app');
+  });
+});
+
+describe('the layers hold for data, not only imports', () => {
+  const guarded = files.filter((file) => NO_STATE_REACH.has(folderOfFile(file)) && !TEST.test(file));
+  const reaching = `import type { EmulatorCore } from '../core/emulator-core';
+export const direct = (core: EmulatorCore) => core.state.keys;
+export function nested(call: { core: EmulatorCore }) {
+  const { state } = call.core;
+  return state;
+}
+export const indexed = (alias: EmulatorCore) => alias['state'];
+export const typed = (core: EmulatorCore) => Object.keys(core.state);
+`;
+  const clean = `import type { EmulatorCore } from '../core/emulator-core';
+export const limits = (core: EmulatorCore) => core.rateLimits.enabled;
+const local = { state: 'open' };
+export const own = local.state;
+export function view({ state }: { state: string }) {
+  return state;
+}
+`;
+  // One program for the product files and the fixtures: type-checking is the slow part.
+  const reaches = stateReaches(guarded, {
+    'http/__reaching-fixture.ts': reaching,
+    'webhooks/__clean-fixture.ts': clean,
+  });
+
+  test('no file of http/, server/, console/ or webhooks/ reaches into the emulator state', () => {
+    expect(guarded.length).toBeGreaterThan(60);
+    expect(guarded).toContain('http/_v1-pipeline.ts');
+    expect(reaches.filter((reach) => !reach.includes('__reaching-fixture'))).toEqual([]);
+  });
+
+  test("the check sees a reach by any path (fixture), and not another object's state", () => {
+    expect(reaches.filter((reach) => reach.includes('__clean-fixture'))).toEqual([]);
+    expect(reaches.filter((reach) => reach.includes('__reaching-fixture'))).toEqual([
+      "http/__reaching-fixture.ts:2 reads the core's state: core.state",
+      "http/__reaching-fixture.ts:4 reads the core's state: state",
+      "http/__reaching-fixture.ts:7 reads the core's state: alias['state']",
+      "http/__reaching-fixture.ts:8 reads the core's state: core.state",
+    ]);
   });
 });
