@@ -1,16 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Announcement, Announcer } from './announcer';
-import { api } from './api';
 import { ApplicationBar } from './application-bar';
 import { ClockControls } from './clock-controls';
 import type { ConsoleConfig } from './console-config';
 import { type Action, ConsoleContext, type ConsoleState } from './console-context';
-import type { Application, ClockView, List } from './control-types';
+import { control } from './control';
+import type { ActivityKind, Application, ClockView } from './control-types';
 import { errorText } from './format';
 import { useLiveFeed } from './live-feed';
 import { LiveIndicator } from './live-indicator';
 import { routeHref, useRoute, VIEWS } from './route';
 import { useCoalesced } from './use-coalesced';
+import { affected, type Changed, useLoaders } from './use-loaders';
 import { CurrentView } from './views';
 
 /** The whole console: header (clock, refresh, reset), application bar, navigation and one view. */
@@ -19,29 +20,29 @@ export function App({ config }: { config: ConsoleConfig }) {
   const [apps, setApps] = useState<Application[]>([]);
   const [clock, setClock] = useState<ClockView>(config.clock);
   const [announcement, setAnnouncement] = useState<Announcement>({ status: '', error: '' });
-  const loaders = useRef(new Set<() => Promise<void>>());
+  const { register, reload } = useLoaders();
   const app = apps.find((candidate) => candidate.id === route.app) ?? apps[0] ?? null;
 
   const announce = useCallback((text: string, isError = false) => {
     setAnnouncement(isError ? { status: '', error: text } : { status: text, error: '' });
   }, []);
-  const register = useCallback((reload: () => Promise<void>) => {
-    loaders.current.add(reload);
-    return () => loaders.current.delete(reload);
-  }, []);
-  const refresh = useCallback(async () => {
-    try {
-      const [clockView, appList] = await Promise.all([
-        api<ClockView>('GET', '/_emulator/clock'),
-        api<List<Application>>('GET', '/_emulator/applications?limit=100'),
-      ]);
-      setClock(clockView);
-      setApps(appList.data);
-      await Promise.all([...loaders.current].map((reload) => reload()));
-    } catch (error) {
-      announce(`Could not refresh: ${errorText(error)}`, true);
-    }
-  }, [announce]);
+  // Reloads what `changed` may have made stale: everything after an action, Refresh or a poll.
+  const refresh = useCallback(
+    async (changed: Changed = 'anything') => {
+      try {
+        const [clockView, appList] = await Promise.all([
+          affected(['reset'], changed) ? control.getClock() : undefined,
+          affected(['control', 'reset'], changed) ? control.listApplications({ limit: 100 }) : undefined,
+        ]);
+        if (clockView) setClock(clockView);
+        if (appList) setApps(appList.data);
+        await reload(changed);
+      } catch (error) {
+        announce(`Could not refresh: ${errorText(error)}`, true);
+      }
+    },
+    [announce, reload],
+  );
   const act = useCallback(
     async (action: Action) => {
       setAnnouncement({ status: '', error: '' });
@@ -59,11 +60,26 @@ export function App({ config }: { config: ConsoleConfig }) {
     [refresh, announce],
   );
 
-  const refreshSoon = useCoalesced(refresh);
-  const feed = useLiveFeed((item) => {
-    if (item.kind === 'clock') setClock({ now: item.now, mode: item.mode });
-    refreshSoon();
-  }, refreshSoon);
+  // The kinds of the items gathered for the next reload ('anything' after a poll).
+  const changed = useRef<Set<ActivityKind> | 'anything'>(new Set());
+  const refreshChanged = useCoalesced(() => {
+    const gathered = changed.current;
+    changed.current = new Set();
+    return refresh(gathered);
+  });
+  const feed = useLiveFeed(
+    (item) => {
+      // A workspace's own clock is not the global one the header shows.
+      if (item.kind === 'clock' && item.workspace_id === undefined)
+        setClock({ now: item.now, mode: item.mode });
+      if (changed.current !== 'anything') changed.current.add(item.kind);
+      refreshChanged();
+    },
+    () => {
+      changed.current = 'anything';
+      refreshChanged();
+    },
+  );
   useEffect(() => {
     // The mark is what a load-time measurement reads: the first complete view, data included.
     void refresh().then(() => performance.mark('console-ready'));
@@ -100,7 +116,7 @@ export function App({ config }: { config: ConsoleConfig }) {
         {VIEWS.map((view) => (
           <a
             key={view.name}
-            href={routeHref({ view: view.name, app: app?.id ?? null, endpoint: null })}
+            href={routeHref({ view: view.name, app: app?.id ?? null, endpoint: null, message: null })}
             aria-current={route.view === view.name ? 'page' : undefined}
           >
             {view.title}
@@ -121,6 +137,6 @@ export function App({ config }: { config: ConsoleConfig }) {
 
 async function reset(): Promise<string> {
   if (!confirm('Reset the emulator to its seed? Everything created since start is lost.')) return '';
-  await api('POST', '/_emulator/reset');
+  await control.reset();
   return 'Emulator reset.';
 }

@@ -1,6 +1,6 @@
-import { api } from './api';
+import type { Environment } from '@parley/sdk';
 import { useConsole } from './console-context';
-import type { Application } from './control-types';
+import { control } from './control';
 
 /** The application every view shows, and the form that creates one. */
 export function ApplicationBar() {
@@ -10,11 +10,11 @@ export function ApplicationBar() {
     const form = event.currentTarget as HTMLFormElement;
     const fields = new FormData(form);
     void act(async () => {
-      const created = await api<Application>('POST', '/_emulator/applications', {
-        name: fields.get('name'),
-        environment: fields.get('environment'),
+      const created = await control.createApplication({
+        name: String(fields.get('name')),
+        environment: String(fields.get('environment')) as Environment,
       });
-      navigate({ app: created.id, endpoint: null });
+      navigate({ app: created.id, endpoint: null, message: null });
       form.reset();
       form.closest('details')?.removeAttribute('open');
       return `Application ${created.name} (${created.environment}) created.`;
@@ -27,7 +27,9 @@ export function ApplicationBar() {
         <select
           id="app-select"
           value={app?.id ?? ''}
-          onChange={(event) => navigate({ app: event.currentTarget.value || null, endpoint: null })}
+          onChange={(event) =>
+            navigate({ app: event.currentTarget.value || null, endpoint: null, message: null })
+          }
         >
           {apps.length === 0 && <option value="">No application yet</option>}
           {apps.map((option) => (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { DURATION_EXAMPLES, readDuration } from '../../domain/duration';
-import { api } from './api';
 import { useConsole } from './console-context';
+import { control } from './control';
 import type { ClockView } from './control-types';
 import { when } from './format';
 
@@ -22,7 +22,7 @@ export function ClockControls({ clock }: { clock: ClockView | undefined }) {
   const shown = useRealTime(clock);
   const advance = (ms: number) =>
     act(async () => {
-      const result = await api<{ now: string }>('POST', '/_emulator/clock/advance', { ms });
+      const result = await control.advanceClock(ms);
       return `Clock advanced to ${when(result.now)}.`;
     });
   const advanceTyped = (event: Event) => {

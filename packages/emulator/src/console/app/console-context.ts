@@ -1,11 +1,14 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ConsoleConfig } from './console-config';
-import type { Application } from './control-types';
+import type { ActivityKind, Application } from './control-types';
 import type { Route } from './route';
 
 /** Runs a change; what it returns is announced once the views show its result. */
 export type Action = () => Promise<string | undefined>;
+
+/** The activity kinds after which a view's data may have changed, or every change (the timeline). */
+export type ReloadOn = readonly ActivityKind[] | 'every change';
 
 /** What every view gets from the console. */
 export interface ConsoleState {
@@ -18,8 +21,11 @@ export interface ConsoleState {
   /** Runs an action, reloads what is shown, then announces its message (or its error as an alert). */
   act(action: Action): Promise<void>;
   announce(text: string, isError?: boolean): void;
-  /** Registers a view's loader, so every refresh reloads it; returns the unregistration. */
-  register(reload: () => Promise<void>): () => void;
+  /**
+   * Registers a view's loader: every full refresh reloads it, and so does a stream item of a kind
+   * in `reloadOn`. Returns the unregistration.
+   */
+  register(reload: () => Promise<void>, reloadOn: ReloadOn): () => void;
 }
 
 export const ConsoleContext = createContext<ConsoleState | null>(null);

@@ -1,28 +1,23 @@
-import type { Connection, ListEnvelope, Message, Template, WebhookEvent } from '@parley/sdk';
-import type { usage } from '../../core/usage';
-import type { ApplicationRecord } from '../../domain/records';
-import type { DeliveryView, EndpointView } from '../../webhooks/_webhook-views';
+import type { ActivityItem } from '../../core/activity-feed';
 
-/** The answers of the control API the console reads, typed from the emulator's own definitions. */
-export type Application = ApplicationRecord;
-export type Endpoint = EndpointView;
-export type Delivery = DeliveryView;
-export type Usage = ReturnType<typeof usage>;
-export type { Connection, ListEnvelope as List, Message, Template, WebhookEvent };
+export type { Connection, ListEnvelope as List, Message, WebhookEvent } from '@parley/sdk';
+/**
+ * The answers the console reads, by the names its views use: the control client's own types
+ * (`@parley/emulator/control`), never a copy.
+ */
+export type {
+  ApplicationView as Application,
+  ChaosView,
+  ClockView,
+  ConnectionWithTemplates,
+  DeliveryView as Delivery,
+  EndpointView as Endpoint,
+  FaultView,
+  MagicRecipient,
+  UsageView as Usage,
+  WorkspaceClockView,
+} from '../../core/control-types';
+export type { ActivityItem };
 
-/** `GET /_emulator/clock`. */
-export interface ClockView {
-  now: string;
-  mode: 'real' | 'frozen';
-}
-
-/** `POST /_emulator/applications/{id}/keys`: the only answer holding the key. */
-export interface CreatedKey {
-  id: string;
-  key: string;
-  prefix: string;
-  scopes: string[];
-}
-
-export type { ActivityItem } from '../../core/activity-feed';
-export type { ConnectionWithTemplates } from '../../core/connections';
+/** What an activity item is about: the console reloads only the views that show that kind. */
+export type ActivityKind = ActivityItem['kind'];

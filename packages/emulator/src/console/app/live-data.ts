@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { useConsole } from './console-context';
+import { type ReloadOn, useConsole } from './console-context';
 import { errorText } from './format';
 
 /** Data a view loaded, with the error of its last load. */
@@ -10,11 +10,15 @@ export interface LiveData<Data> {
 }
 
 /**
- * Loads a view's data when `inputs` change and on every console refresh (live updates, polling,
- * after an action). An answer that arrives after a newer load started is dropped, so a slow
- * answer never overwrites a newer one.
+ * Loads a view's data when `inputs` change, when an activity item of a kind in `reloadOn` arrives
+ * on the stream, and on every full refresh (Refresh, polling, after an action). An answer that
+ * arrives after a newer load started is dropped, so a slow answer never overwrites a newer one.
  */
-export function useLiveData<Data>(load: () => Promise<Data>, inputs: readonly unknown[]): LiveData<Data> {
+export function useLiveData<Data>(
+  load: () => Promise<Data>,
+  inputs: readonly unknown[],
+  reloadOn: ReloadOn,
+): LiveData<Data> {
   const { register } = useConsole();
   const [state, setState] = useState<{ data: Data | undefined; error: string | undefined }>({
     data: undefined,
@@ -35,6 +39,8 @@ export function useLiveData<Data>(load: () => Promise<Data>, inputs: readonly un
   useEffect(() => {
     void reload();
   }, inputs);
-  useEffect(() => register(reload), [register, reload]);
+  // The kinds are constants at each call site: joined, they change only if the call site does.
+  const kinds = reloadOn === 'every change' ? reloadOn : reloadOn.join(' ');
+  useEffect(() => register(reload, reloadOn), [register, reload, kinds]);
   return { ...state, reload };
 }

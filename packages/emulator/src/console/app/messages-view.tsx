@@ -1,23 +1,39 @@
-import { api, query } from './api';
-import { Badge } from './badge';
-import type { Application, List, Message } from './control-types';
+import { useState } from 'preact/hooks';
+import { useConsole } from './console-context';
+import { control } from './control';
+import type { Application, Message } from './control-types';
 import { Empty, LoadError } from './empty';
-import { when } from './format';
 import { useLiveData } from './live-data';
+import { MessageDetail } from './message-detail';
+import { MessageTable } from './message-table';
 import { Pager, usePages } from './pager';
 import { SendMessageForm } from './send-message-form';
 
-/** Messages of the application, newest first, a page at a time, their status kept current. */
+/**
+ * Messages of the application, newest first, a page at a time, their status kept current; the
+ * message opened (its id in the route) is shown whole beside them.
+ */
 export function MessagesView({ app }: { app: Application }) {
+  const { route, navigate } = useConsole();
   const pages = usePages();
+  // The message opened, as last seen: it stays shown when its page is left.
+  const [opened, setOpened] = useState<Message | null>(null);
   const messages = useLiveData(
     () =>
-      api<List<Message>>(
-        'GET',
-        `/_emulator/messages${query({ application_id: app.id, limit: 50, cursor: pages.cursor })}`,
-      ),
+      control.listMessages({
+        applicationId: app.id,
+        limit: 50,
+        ...(pages.cursor === null ? {} : { cursor: pages.cursor }),
+      }),
     [app.id, pages.cursor],
+    ['message', 'reset'],
   );
+  const listed = messages.data?.data.find((message) => message.id === route.message);
+  const shown = listed ?? (opened?.id === route.message ? opened : null);
+  const open = (message: Message) => {
+    setOpened(message);
+    navigate({ message: message.id });
+  };
   return (
     <section id="messages" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
@@ -27,48 +43,20 @@ export function MessagesView({ app }: { app: Application }) {
       </details>
       <h3>Messages, newest first</h3>
       <LoadError error={messages.error} />
-      <div id="message-list">
-        {messages.data &&
-          (messages.data.data.length === 0 ? (
-            <Empty>No message yet.</Empty>
-          ) : (
-            <MessageTable messages={messages.data.data} />
-          ))}
+      <div class={shown ? 'split' : undefined}>
+        <div>
+          <div id="message-list" class="table-wrap">
+            {messages.data &&
+              (messages.data.data.length === 0 ? (
+                <Empty>No message yet.</Empty>
+              ) : (
+                <MessageTable messages={messages.data.data} opened={shown?.id ?? null} onOpen={open} />
+              ))}
+          </div>
+          {messages.data && <Pager pages={pages} label="Messages" nextCursor={messages.data.next_cursor} />}
+        </div>
+        {shown && <MessageDetail app={app} message={shown} onClose={() => navigate({ message: null })} />}
       </div>
-      {messages.data && <Pager pages={pages} label="Messages" nextCursor={messages.data.next_cursor} />}
     </section>
-  );
-}
-
-function MessageTable({ messages }: { messages: Message[] }) {
-  return (
-    <table>
-      <caption class="sr-only">Messages, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Created</th>
-          <th scope="col">Direction</th>
-          <th scope="col">Content</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {messages.map((message) => (
-          <tr key={message.id} data-message-id={message.id}>
-            <td>{when(message.created_at)}</td>
-            <td>{message.direction === 'inbound' ? `from ${message.from}` : `to ${message.to}`}</td>
-            <td class="content">
-              {message.type === 'template' && message.template
-                ? `template ${message.template.name}`
-                : message.text}
-            </td>
-            <td>
-              <Badge status={message.status} />
-              {message.error && <span class="muted"> {message.error.code}</span>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -13,11 +13,15 @@ export const VIEWS = [
 
 export type ViewName = (typeof VIEWS)[number]['name'];
 
-/** Where the console is: a view, the application it shows, an optional endpoint filter. Ids only, never a secret. */
+/**
+ * Where the console is: a view, the application it shows, an optional endpoint filter, the message
+ * opened. Ids only, never a secret.
+ */
 export interface Route {
   view: ViewName;
   app: string | null;
   endpoint: string | null;
+  message: string | null;
 }
 
 function isView(name: string | null): name is ViewName {
@@ -32,6 +36,7 @@ export function readRoute(): Route {
     view: isView(view) ? view : 'timeline',
     app: parameters.get('app'),
     endpoint: parameters.get('endpoint'),
+    message: parameters.get('message'),
   };
 }
 
@@ -40,6 +45,7 @@ export function routeHref(route: Route): string {
   const parameters = new URLSearchParams({ view: route.view });
   if (route.app) parameters.set('app', route.app);
   if (route.endpoint) parameters.set('endpoint', route.endpoint);
+  if (route.message) parameters.set('message', route.message);
   return `#${parameters}`;
 }
 

@@ -1,7 +1,8 @@
+import type { SendMessageParams } from '@parley/sdk';
 import { useState } from 'preact/hooks';
-import { api, path } from './api';
 import { useConsole } from './console-context';
-import type { Application, ConnectionWithTemplates, List, Message } from './control-types';
+import { control } from './control';
+import type { Application } from './control-types';
 import { useLiveData } from './live-data';
 
 /** The body of a template with its variables put in: `{{1}}` → the first, unfilled ones kept. */
@@ -16,8 +17,9 @@ export function fillTemplate(body: string, variables: readonly string[]): string
 export function SendMessageForm({ app }: { app: Application }) {
   const { act } = useConsole();
   const connections = useLiveData(
-    () => api<List<ConnectionWithTemplates>>('GET', path`/_emulator/applications/${app.id}/connections`),
+    () => control.listApplicationConnections(app.id, { limit: 100 }),
     [app.id],
+    ['control', 'reset'],
   );
   const [connectionId, setConnectionId] = useState('');
   const [kind, setKind] = useState<'template' | 'text'>('template');
@@ -52,11 +54,12 @@ export function SendMessageForm({ app }: { app: Application }) {
             },
           };
     void act(async () => {
-      const sent = await api<Message>('POST', path`/_emulator/applications/${app.id}/messages`, {
+      // As built from the form: the API checks the send and names the field it refuses.
+      const sent = await control.sendMessage(app.id, {
         connection_id: connection.id,
         to: String(fields.get('to')).trim(),
         ...message,
-      });
+      } as SendMessageParams);
       return `Message ${sent.id} ${sent.status === 'failed' ? `failed: ${sent.error?.code}` : 'queued'}.`;
     });
   };

@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { ACTIVITY_STATUSES } from '../../domain/activity-statuses';
-import { ACTIVITY_KINDS, activityStatus, activitySummary } from './activity-summary';
-import { api, query } from './api';
-import { Badge } from './badge';
+import { ACTIVITY_KINDS } from './activity-summary';
 import { useConsole } from './console-context';
-import type { ActivityItem, Application, List } from './control-types';
+import { listActivity } from './control';
+import type { ActivityItem, Application } from './control-types';
 import { Empty, LoadError } from './empty';
-import { when } from './format';
 import { useLiveData } from './live-data';
 import { Pager, usePages } from './pager';
+import { TimelineDetail } from './timeline-detail';
+import { TimelineTable } from './timeline-table';
 
 interface Filters {
   application: string;
@@ -24,11 +24,15 @@ export function TimelineView({ app }: { app: Application }) {
   const [selected, setSelected] = useState<ActivityItem | null>(null);
   const activity = useLiveData(
     () =>
-      api<List<ActivityItem>>(
-        'GET',
-        `/_emulator/activity${query({ application_id: filters.application, type: filters.type, status: filters.status, limit: 50, cursor: pages.cursor })}`,
-      ),
+      listActivity({
+        application_id: filters.application,
+        type: filters.type,
+        status: filters.status,
+        limit: 50,
+        ...(pages.cursor === null ? {} : { cursor: pages.cursor }),
+      }),
     [filters.application, filters.type, filters.status, pages.cursor],
+    'every change',
   );
   const filter = (name: keyof Filters) => (event: Event) => {
     pages.first();
@@ -93,67 +97,5 @@ export function TimelineView({ app }: { app: Application }) {
         <TimelineDetail item={selected} />
       </div>
     </section>
-  );
-}
-
-function TimelineTable(props: {
-  items: ActivityItem[];
-  selected: ActivityItem | null;
-  onSelect: (item: ActivityItem) => void;
-}) {
-  return (
-    <table>
-      <caption class="sr-only">Activity, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Type</th>
-          <th scope="col">What</th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.items.map((item) => {
-          const status = activityStatus(item);
-          const current = props.selected?.seq === item.seq;
-          return (
-            <tr key={item.seq} data-seq={item.seq} data-kind={item.kind} aria-selected={current}>
-              <td class="nowrap">{when(item.at)}</td>
-              <td>{item.kind}</td>
-              <td class="content">
-                <button
-                  type="button"
-                  class="link"
-                  aria-expanded={current}
-                  aria-controls="timeline-detail"
-                  onClick={() => props.onSelect(item)}
-                >
-                  {activitySummary(item)}
-                </button>
-              </td>
-              <td>{status !== undefined && <Badge status={status} />}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-function TimelineDetail({ item }: { item: ActivityItem | null }) {
-  return (
-    <aside id="timeline-detail" class="detail" aria-label="Details" aria-live="polite">
-      {item ? (
-        <>
-          <h3>
-            {item.kind} · {when(item.at)}
-          </h3>
-          <p>{activitySummary(item)}</p>
-          <pre>{JSON.stringify(item, null, 2)}</pre>
-        </>
-      ) : (
-        <p class="empty">Choose an item to see it whole.</p>
-      )}
-    </aside>
   );
 }
