@@ -39,8 +39,9 @@ const runtimeImports = runtimeImportsPlugins();
 
 // A one-file entry that answers `--version` itself, the program (commander and the command table)
 // in one chunk it imports for anything else, and one lazily loaded chunk per command. The SDK,
-// chalk, prompts and ofetch are bundled into the chunks; the emulator stays external and is
-// imported only by `parley emulator start`.
+// chalk, prompts and ofetch are bundled into the chunks, and so are the emulator's two small
+// import-free subpaths (`/control`, `/rules`), so the CLI runs without the emulator installed; the
+// emulator itself (h3, srvx, undici) is an optional peer, imported only by `parley emulator start`.
 export default defineConfig({
   entry: { cli: 'src/cli.ts', index: 'src/index.ts' },
   format: ['esm'],
@@ -49,13 +50,23 @@ export default defineConfig({
   splitting: true,
   bundle: true,
   clean: true,
-  dts: { entry: { index: 'src/index.ts' } },
+  // The answer types of the emulator's control API go into index.d.ts too: the emulator is optional.
+  dts: { entry: { index: 'src/index.ts' }, resolve: [/^@parley\/emulator\/control$/] },
   sourcemap: false,
   minify: false,
-  // The root tsconfig maps @parley/sdk to its source: the CLI bundles exactly the SDK it was tested with.
+  // The root tsconfig maps @parley/sdk and the emulator's subpaths to their source: the CLI bundles
+  // exactly the code it was tested with.
   tsconfig: '../../tsconfig.base.json',
-  noExternal: [/^@parley\/sdk/, 'commander', 'chalk', '@inquirer/prompts', /^@inquirer\//, 'ofetch'],
-  external: ['@parley/emulator'],
+  noExternal: [
+    /^@parley\/sdk/,
+    /^@parley\/emulator\/(?:control|rules)$/,
+    'commander',
+    'chalk',
+    '@inquirer/prompts',
+    /^@inquirer\//,
+    'ofetch',
+  ],
+  external: [/^@parley\/emulator$/],
   esbuildPlugins: [commanderWithoutChildProcess, lazyBuiltinsPlugin, runtimeImports.esbuild],
   // Keep `node:` specifiers (Node ≥ 22 has them all); tsup's rewriting would also run before the plugin.
   removeNodeProtocol: false,
