@@ -17,6 +17,7 @@ report="${2:-}"
 tool_dir="${PARLEY_TOOL_DIR:-$HOME/.cache/parley-tool}"
 node22="$tool_dir/node22/node_modules/.bin/node"
 status=0
+echo "The CLI tarball without @parley/emulator (issue 22):" && node "$(cd "$(dirname "$0")" && pwd)/cli-without-emulator.mjs" check "$work" || status=1
 cd "$work/project" || exit 1
 rm -f "$work"/counts-*.json
 

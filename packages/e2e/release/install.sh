@@ -71,3 +71,4 @@ JSON
 ) || fail "npm install of the three tarballs (Node 22's npm) in $work/project"
 echo "✓ packed $(cd "$work/tarballs" && echo *.tgz) and installed them with Node 22's npm in a fresh project" \
   "outside the workspace ($((SECONDS - started)) s)"
+node "$here/cli-without-emulator.mjs" install "$work" || fail 'the sdk and cli tarballs alone, without the emulator (issue 22)'
