@@ -4,9 +4,11 @@ import { messageAtStep, stepsOf } from '../domain/message-lifecycle';
 import type { ApplicationRecord, MessageRecord } from '../domain/records';
 import { PersistenceError } from '../store/data-dir-errors';
 import type { JournalEntry } from '../store/persistence';
+import type { EmulatorState } from '../store/state';
 import { MAX_RECENT_EVENTS } from '../store/state';
 import type { DeliveryRecord } from '../store/webhook-state';
-import type { EmulatorCore } from './emulator-core';
+import type { WebhookService } from '../webhooks/webhook-service';
+import type { ActivityFeed } from './activity-feed';
 
 /** What {@link EventOutbox.emit} did: the event and the deliveries it queued. */
 export interface Emitted<Type extends WebhookEvent['type']> {
@@ -22,12 +24,30 @@ interface PreparedEvent<Type extends WebhookEvent['type']> {
 }
 
 /**
+ * What the outbox works with: the records events are routed by and kept in, the webhook service
+ * that builds and queues deliveries, the activity feed, time, and the data dir. The core provides
+ * it (`emulator-core.ts`); the outbox never sees the rest of the core.
+ */
+export interface OutboxDeps {
+  readonly state: Pick<EmulatorState, 'applications' | 'events' | 'webhooks'>;
+  readonly webhooks: Pick<WebhookService, 'deliveriesFor' | 'queue'>;
+  readonly activity: Pick<ActivityFeed, 'publish'>;
+  /** Whether changes reach a disk: without one, journal entries are not even built. */
+  readonly durable: boolean;
+  nowIn(workspaceId: string): number;
+  /** Appends durable records; throws `PersistenceError` when it cannot. */
+  journal(entries: readonly JournalEntry[]): void;
+  /** Something changed that a snapshot should catch. */
+  changed(): void;
+}
+
+/**
  * How events leave: each is built, its deliveries built, then (with a data dir) journaled with
  * the records the event is about, and only then recorded and queued. So an attempt never leaves
  * before a restart could resume it under the same event id, and a failed write changes nothing.
  */
 export class EventOutbox {
-  constructor(private readonly core: EmulatorCore) {}
+  constructor(private readonly core: OutboxDeps) {}
 
   /** Builds, routes (spec 6.1), journals with `alongside`, records and queues one event. */
   emit<Type extends WebhookEvent['type']>(

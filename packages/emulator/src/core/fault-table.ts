@@ -1,8 +1,8 @@
 import { DomainError } from '../domain/domain-error';
 import { type FaultInput, type FaultTarget, parseFaultInput } from '../domain/faults';
 import { formatTimestamp, newId } from '../domain/ids';
+import type { EmulatorState } from '../store/state';
 import { FaultIndex } from './_fault-index';
-import type { EmulatorCore } from './emulator-core';
 
 /** A fault as `GET /_emulator/faults` lists it. */
 export interface FaultView extends FaultInput {
@@ -79,8 +79,15 @@ export class FaultTable {
   }
 }
 
+/** What {@link createFault} works with: the keys and applications a fault may name, the table, time. */
+export interface FaultDeps {
+  readonly state: Pick<EmulatorState, 'keys' | 'applications'>;
+  readonly faults: FaultTable;
+  now(): number;
+}
+
 /** `POST /_emulator/faults`: checks the body and the key it names, then adds the fault. */
-export function createFault(core: EmulatorCore, input: unknown): FaultView {
+export function createFault(core: FaultDeps, input: unknown): FaultView {
   const parsed = parseFaultInput(input);
   let workspaceId: string | null = null;
   if (parsed.key_id !== null) {

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { isIPv6, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import type { DeliveryNetwork } from './delivery-attempt';
+import type { DeliveryNetwork } from './delivery-network';
 
 // Enough for every endpoint a developer runs at once; an evicted agent finishes its requests first.
 export const KEPT_AGENTS = 32;

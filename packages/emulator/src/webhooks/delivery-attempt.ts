@@ -1,4 +1,7 @@
+import type { DeliveryNetwork } from './delivery-network';
 import type { HostResolver } from './url-policy';
+
+export type { DeliveryNetwork } from './delivery-network';
 
 // undici is loaded at the first attempt, not at start: importing it was a third of the CPU the bin
 // spent before its ready line (issue 23), and most runs deliver nothing until a test sends.
@@ -15,17 +18,6 @@ export interface AttemptOutcome {
   /** Why the attempt failed, or `null` for a 2xx. */
   error: string | null;
   durationMs: number;
-}
-
-/**
- * Test seams of the delivery network; production leaves both unset. The URL policy still sees
- * the resolver's answers and the request keeps the URL's name as Host header and TLS SNI.
- */
-export interface DeliveryNetwork {
-  /** Where a checked address really connects: a test's local stand-in for a public address. */
-  dial?: (address: string, port: number) => { address: string; port: number };
-  /** CA certificates (PEM) trusted for https deliveries instead of the system's (a test's self-signed one). */
-  ca?: string | string[];
 }
 
 /**
