@@ -1,5 +1,4 @@
 // examples/express-receiver/src/server.ts
-
 import { createWebhookHandler } from '@parley/sdk/webhooks';
 import express from 'express';
 

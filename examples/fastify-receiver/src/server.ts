@@ -1,5 +1,4 @@
 // examples/fastify-receiver/src/server.ts
-
 import { createWebhookHandler } from '@parley/sdk/webhooks';
 import Fastify from 'fastify';
 

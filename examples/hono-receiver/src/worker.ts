@@ -1,5 +1,4 @@
 // examples/hono-receiver/src/worker.ts
-
 import { createWebhookHandler, type WebhookHandler } from '@parley/sdk/webhooks';
 import { Hono } from 'hono';
 
