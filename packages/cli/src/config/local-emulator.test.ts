@@ -92,6 +92,19 @@ describe('the local emulator probe', () => {
     expect(elsewhere.urls).toEqual([]);
   });
 
+  it('a server that never answers is no emulator once the probe times out (1 s)', async () => {
+    let aborted: unknown;
+    const silent = (request: Request) =>
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => {
+          aborted = request.signal.reason;
+          reject(request.signal.reason);
+        }),
+      );
+    expect(await findLocalEmulator({}, silent)).toBeUndefined();
+    expect(aborted).toMatchObject({ name: 'TimeoutError' });
+  });
+
   it('reads at most 16 KiB of the answer: at the limit it is read, one byte past it is no emulator', async () => {
     expect(await findLocalEmulator({}, answering(healthOf(16 * 1024)).fetch)).toMatchObject({ apiKey: KEY });
     expect(await findLocalEmulator({}, answering(healthOf(16 * 1024 + 1)).fetch)).toBeUndefined();
