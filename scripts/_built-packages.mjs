@@ -6,12 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The package folders `folder` needs built: itself and its workspace dependencies, recursively. */
+/**
+ * The package folders `folder` needs built: itself and its workspace dependencies, recursively.
+ * Workspace peers count: the CLI's optional peer, the emulator, is what `parley emulator start` runs.
+ */
 export function workspaceClosure(root, folder, seen = new Set()) {
   if (seen.has(folder)) return seen;
   seen.add(folder);
   const manifest = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8'));
-  for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
+  const needed = { ...manifest.dependencies, ...manifest.peerDependencies };
+  for (const [name, range] of Object.entries(needed)) {
     if (String(range).startsWith('workspace:'))
       workspaceClosure(root, `packages/${name.replace('@parley/', '')}`, seen);
   }

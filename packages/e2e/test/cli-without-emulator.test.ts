@@ -83,3 +83,17 @@ describe('the built CLI without @parley/emulator installed', () => {
     });
   });
 });
+
+describe('the workspace', () => {
+  it('`pnpm parley` builds the emulator with the CLI: a workspace peer is in the closure', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const { workspaceClosure } = (await import(`${root}scripts/_built-packages.mjs`)) as {
+      workspaceClosure(root: string, folder: string): Set<string>;
+    };
+    expect([...workspaceClosure(root, 'packages/cli')].sort()).toEqual([
+      'packages/cli',
+      'packages/emulator',
+      'packages/sdk',
+    ]);
+  });
+});
