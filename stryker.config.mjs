@@ -15,6 +15,9 @@ const notSource = ['!**/*.test.ts', '!**/*.test-d.ts', '!**/_test/**', '!**/_tes
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export function mutationConfig(area) {
+  if (area !== 'all' && !Object.hasOwn(MUTATION_AREAS, area)) {
+    throw new Error(`No mutation area ${area}: one of ${Object.keys(MUTATION_AREAS).join(', ')}, or all.`);
+  }
   const areas = area === 'all' ? Object.values(MUTATION_AREAS) : [MUTATION_AREAS[area]];
   // The area's tests are chosen by vitest.mutation.config.ts (its `include`), told the area through
   // the environment the test runners inherit. Not by Stryker's `testFiles`: with it, Stryker 10.1
