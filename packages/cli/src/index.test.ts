@@ -39,7 +39,8 @@ describe('@parley/cli public surface', () => {
 
   it('runs a command as a function: no key is a config error (exit 3)', async () => {
     const context = cli.createContext({
-      env: { XDG_CONFIG_HOME: '/nonexistent' },
+      // No probe of 127.0.0.1:4010, where another test's emulator may answer (config/local-emulator.ts).
+      env: { XDG_CONFIG_HOME: '/nonexistent', PARLEY_TEST_LOCAL_EMULATOR_ORIGIN: 'off' },
       stdout: { write: () => true },
       stderr: { write: () => true },
     });

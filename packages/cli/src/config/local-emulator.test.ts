@@ -46,6 +46,7 @@ describe('the local emulator probe', () => {
       'https://127.0.0.1:4010',
       'http://127.0.0.1:4010/v1',
       'http://127.0.0.1.example.com:4010',
+      'off',
     ]) {
       expect(probeOrigin({ [PROBE_ORIGIN_VARIABLE]: elsewhere })).toBeUndefined();
     }

@@ -18,7 +18,7 @@ export const LOCAL_EMULATOR_VALUES = {
 
 /**
  * Internal, for tests only: the loopback origin probed instead of 127.0.0.1:4010, which a test
- * cannot own while other tests (the root demo) run.
+ * cannot own while other tests (the root demo) run; any other value (`off`) probes nothing.
  */
 export const PROBE_ORIGIN_VARIABLE = 'PARLEY_TEST_LOCAL_EMULATOR_ORIGIN';
 
