@@ -53,6 +53,9 @@ const CONTROL_METHODS = [
   'deleteFault',
   'clearFaults',
   'listMagicNumbers',
+  'export',
+  'import',
+  'har',
 ] as const satisfies readonly (keyof EmulatorControl)[];
 type Unlisted = Exclude<keyof EmulatorControl, (typeof CONTROL_METHODS)[number]>;
 const everyMethodListed: [Unlisted] extends [never] ? true : Unlisted = true;
@@ -143,6 +146,20 @@ async function both<Answer>(call: (control: EmulatorControl, pick: Pick) => Prom
     if (!('answer' in each)) throw new Error(`refused: ${JSON.stringify(each.refused)}`);
     return each.answer;
   }) as [Answer, Answer];
+}
+
+/** {@link both}, but `field` of the answers is not compared (each side keeps its own). */
+async function compareWithout<Answer extends object>(
+  field: keyof Answer,
+  call: (control: EmulatorControl, pick: Pick) => Promise<Answer>,
+): Promise<[Answer, Answer]> {
+  const answers: Answer[] = [];
+  await both(async (control, pick) => {
+    const answer = await call(control, pick);
+    answers.push(answer);
+    return { ...answer, [field]: null };
+  });
+  return answers as [Answer, Answer];
 }
 
 /** {@link compare} for a call both sides must refuse: the in-process refusal. */
@@ -341,6 +358,42 @@ describe('emulator.control and createControlClient() answer the same', () => {
     await both((control) => control.health());
     expect((await both((control) => control.reset()))[0]).toEqual({ ok: true });
     await both((control) => control.listApplications());
+  });
+
+  test('export, import and the HAR of the traffic', async () => {
+    const app = await both((control) =>
+      control.createApplication({ name: 'bundle app', environment: 'sandbox' }),
+    );
+    await both((control, pick) =>
+      control.sendMessage(pick(app).id, {
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        to: '+33612345678',
+        type: 'text',
+        text: 'Exporté',
+      }),
+    );
+    // The activity differs by design: calls over HTTP are control items of their own.
+    const withoutActivity = <Bundle extends { activity: unknown }>(bundle: Bundle) => ({
+      ...bundle,
+      activity: null,
+    });
+    const [bundle] = await both(async (control) => withoutActivity(await control.export()));
+    expect(bundle).toMatchObject({ format: 'parley-emulator-bundle', version: 1, secrets_included: false });
+    const bundles = await compareWithout('activity', (control) => control.export({ includeSecrets: true }));
+    const imported = await both((control, pick) => control.import(pick(bundles)));
+    expect(imported[0]).toMatchObject({ ok: true, counts: { applications: 2, messages: 1 } });
+    expect(
+      await refusedByBoth((control, pick) => control.import({ ...pick(bundles), version: 2 })),
+    ).toMatchObject({ status: 400, code: 'validation_error', details: { field: 'version' } });
+    expect(await refusedByBoth((control) => control.export({ workspaceId: UNKNOWN_ID }))).toMatchObject({
+      status: 404,
+    });
+    const [har] = await both((control) => control.har({ deliveries: true }));
+    expect(har.log).toMatchObject({ version: '1.2', creator: { name: 'parley-emulator' } });
+    expect(await refusedByBoth((control) => control.har({ since: 'yesterday' }))).toMatchObject({
+      status: 400,
+      details: { field: 'since' },
+    });
   });
 
   test('every method was called on both sides', () => {

@@ -3,9 +3,11 @@ import type { H3 } from 'h3';
 import type { Clock, ClockMode } from './clock/clock-types';
 import { createTimeline } from './clock/create-timeline';
 import { resumedTime } from './clock/resumed-time';
+import type { StateBundle } from './core/bundle-types';
 import { type ControlRuntime, createControl, type EmulatorControl } from './core/control';
 import { DEFAULT_SANDBOX_KEY } from './core/defaults';
 import { EmulatorCore } from './core/emulator-core';
+import { parseBundle } from './core/import-bundle';
 import { createInitialState } from './core/initial-state';
 import { ClockRangeError } from './core/workspace-clocks';
 import { workspaceClock } from './core/workspaces';
@@ -37,6 +39,13 @@ export interface EmulatorOptions {
   seed?: SeedFile;
   /** Start time in ms since the epoch (default: now). */
   now?: number;
+  /**
+   * Start from an export bundle (`GET /_emulator/export`, parsed JSON): its records, clocks and
+   * activity, in place of the seed and of a data dir's previous state (the data dir then holds the
+   * bundle's). Checked whole first: a wrong one throws a `validation_error` naming the path in it.
+   * The clock runs in `clock` when given, else in the bundle's mode.
+   */
+  import?: StateBundle;
   /**
    * How failed webhook attempts are retried: `real` (default) min(6 h, 30 s × 2^k) over 12 attempts;
    * `fast` the same shape 1,200 times faster (12 attempts in 61.55 s); `none` one attempt, then failed.
@@ -126,10 +135,13 @@ export function assembleEmulator(
   options: EmulatorOptions,
   persistence: Persistence = options.dataDir ? filePersistence(options) : memoryPersistence,
 ): { emulator: Emulator; app: H3 } {
-  const loaded = persistence.load();
-  const mode = options.clock ?? 'real';
+  const imported =
+    options.import === undefined ? undefined : parseBundle(structuredClone(options.import), EMULATOR_VERSION);
+  const previous = persistence.load();
+  const loaded = imported ? undefined : previous;
+  const mode = options.clock ?? imported?.clock.mode ?? 'real';
   const savedNow = loaded && resumedTime(loaded.clock, CLOCK_LATEST_MS);
-  const start = savedNow ?? options.now;
+  const start = imported?.clock.now ?? savedNow ?? options.now;
   const timeline = createTimeline({
     mode,
     latest: CLOCK_LATEST_MS,
@@ -145,7 +157,7 @@ export function assembleEmulator(
         webhookNetwork: options.webhookNetwork,
         retrySchedule: RETRY_SCHEDULES[options.retrySchedule ?? 'real'],
         persistence,
-        state: loaded ? hydrateState(loaded.state) : createInitialState(),
+        state: imported ? imported.state : loaded ? hydrateState(loaded.state) : createInitialState(),
       }),
   );
   persistence.attach(() => ({ state: core.state, clock: timeline.snapshot() }));
@@ -157,7 +169,10 @@ export function assembleEmulator(
     }
   };
   const prepare = async () => {
-    if (loaded) core.restoreTimers();
+    if (imported) {
+      core.restoreTimers();
+      core.activity.restore(imported.activity.items, imported.activity.last_seq);
+    } else if (loaded) core.restoreTimers();
     else if (options.seed) await seedState();
     // The first snapshot exists before any send is journaled, so a journal always has a base.
     if (core.durable) await persistence.flush();

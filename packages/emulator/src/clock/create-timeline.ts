@@ -9,6 +9,11 @@ export interface Timeline {
   snapshot(): { mode: ClockMode; offsetMs: number; frozenAt: number };
   /** Cancels every job (reset) without touching the time. */
   clearJobs(): void;
+  /**
+   * Sets the time (an import): a frozen clock stands at `ms`, a real one runs on from it. Jobs
+   * already queued are not run by the jump: clear them first.
+   */
+  jumpTo(ms: number): void;
   /** Stops the wall-clock timer; pending jobs stay queued but never run. */
   stop(): void;
 }
@@ -175,6 +180,11 @@ export function createTimeline(options: TimelineOptions): Timeline {
     snapshot: () => ({ mode, offsetMs, frozenAt }),
     clearJobs() {
       queue.clear();
+      arm();
+    },
+    jumpTo(ms) {
+      if (mode === 'frozen') frozenAt = ms;
+      else offsetMs = ms - Date.now();
       arm();
     },
     stop() {

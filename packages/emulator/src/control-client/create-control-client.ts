@@ -26,6 +26,9 @@ export interface ControlClientOptions {
   maxAnswerBytes?: number;
 }
 
+/** The most of an export bundle or a HAR read: the emulator's `MAX_BUNDLE_BYTES` (64 MiB). */
+const MAX_BUNDLE_ANSWER_BYTES = 64 * 1024 * 1024;
+
 /** The emulator's address when none is given (its default port, DESIGN §2). */
 export const DEFAULT_CONTROL_BASE_URL = 'http://127.0.0.1:4010';
 
@@ -58,6 +61,9 @@ export function createControlClient(options: ControlClientOptions = {}): Emulato
   const remove = (path: string) => send({ method: 'DELETE', path });
   const advance = (path: string, ms: number) =>
     send({ method: 'POST', path, body: { ms }, timeoutMs: advanceTimeoutMs });
+  const large = { ...transport, maxAnswerBytes: Math.max(transport.maxAnswerBytes, MAX_BUNDLE_ANSWER_BYTES) };
+  // biome-ignore lint/suspicious/noExplicitAny: each method states its answer's type in EmulatorControl
+  const sendLarge = (call: ControlCall): Promise<any> => sendControlCall(large, call);
   const page = ({ limit, cursor }: ControlPageQuery = {}) => ({ limit, cursor });
   return {
     health: () => get('health'),
@@ -112,6 +118,22 @@ export function createControlClient(options: ControlClientOptions = {}): Emulato
     deleteFault: (id) => remove(at`faults/${id}`),
     clearFaults: () => remove('faults'),
     listMagicNumbers: (query) => get('magic-numbers', page(query)),
+    // A bundle or a HAR may pass the 1 MiB of other answers: read up to the bundle bound.
+    export: ({ workspaceId, includeSecrets } = {}) =>
+      sendLarge({
+        method: 'GET',
+        path: 'export',
+        query: { workspace_id: workspaceId, include_secrets: includeSecrets === true ? 'true' : undefined },
+        timeoutMs: advanceTimeoutMs,
+      }),
+    import: (bundle) => send({ method: 'POST', path: 'import', body: bundle, timeoutMs: advanceTimeoutMs }),
+    har: ({ since, workspaceId, deliveries } = {}) =>
+      sendLarge({
+        method: 'GET',
+        path: 'har',
+        query: { since, workspace_id: workspaceId, deliveries: deliveries === true ? 'true' : undefined },
+        timeoutMs: advanceTimeoutMs,
+      }),
   };
 }
 

@@ -188,6 +188,23 @@ export class ActivityFeed {
     return this.#entries.slice(-KEPT_ACTIVITY).reverse();
   }
 
+  /**
+   * Makes `items` (masked, oldest first) the kept history: an import. They are numbered to end at
+   * the larger of `lastSeq` and the feed's own last seq (their own numbers when the feed is behind,
+   * as in a new emulator), so kept seqs stay consecutive and a resuming client never goes back.
+   */
+  restore(items: readonly ActivityItem[], lastSeq: number): void {
+    const kept = items.slice(-KEPT_ACTIVITY);
+    const end = Math.max(this.#seq, lastSeq);
+    this.#entries.length = 0;
+    for (const [index, { seq: _seq, at, ...draft }] of kept.entries()) {
+      this.#entries.push(
+        new ActivityEntry(end - kept.length + 1 + index, draft as ActivityDraft, Date.parse(at)),
+      );
+    }
+    this.#seq = end;
+  }
+
   /** Forgets what was kept (a reset); numbering goes on, so a resuming client never skips. */
   clear(): void {
     this.#entries.length = 0;

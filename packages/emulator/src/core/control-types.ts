@@ -14,8 +14,10 @@ import type { ApplicationRecord } from '../domain/records';
 import type { ChaosKind, ChaosSetting } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
 import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
+import type { ExportOptions, ImportView, StateBundle } from './bundle-types';
 import type { ConnectionWithTemplates } from './connections';
 import type { FaultView } from './fault-table';
+import type { HarLog, HarOptions } from './har-types';
 import type { KeyView } from './keys';
 import type { StateCounts } from './state-counts';
 import type { UsageView } from './usage';
@@ -28,10 +30,15 @@ export type {
   ConnectionWithTemplates,
   DeliveryView,
   EndpointView,
+  ExportOptions,
   FaultView,
+  HarLog,
+  HarOptions,
+  ImportView,
   KeyView,
   MagicRecipient,
   PersistenceHealth,
+  StateBundle,
   StateCounts,
   UsageView,
   WorkspaceClockView,
@@ -221,4 +228,17 @@ export interface EmulatorControl {
   clearFaults(): Promise<void>;
   /** Sandbox recipients with a fixed, documented outcome. */
   listMagicNumbers(query?: ControlPageQuery): Promise<ListEnvelope<MagicRecipient>>;
+  /**
+   * The state (or one workspace's), its clocks and activity as one versioned bundle: keys as
+   * hashes, signing secrets only with `includeSecrets`. 404 for an unknown workspace.
+   */
+  export(options?: ExportOptions): Promise<StateBundle>;
+  /**
+   * Starts from a bundle of {@link export}: checked whole first (400 `validation_error` whose
+   * `details.field` is the path in the bundle, another version included), then swapped in at once
+   * and made durable before answering; a refused bundle changes nothing.
+   */
+  import(bundle: unknown): Promise<ImportView>;
+  /** The recent /v1 traffic (optionally webhook delivery attempts too) as a HAR 1.2 log, secrets masked. */
+  har(options?: HarOptions): Promise<HarLog>;
 }

@@ -10,7 +10,10 @@ import type { EmulatorControl, IdleView } from './control-types';
 import type { EmulatorCore } from './emulator-core';
 import * as endpoints from './endpoints';
 import { listEvents } from './events';
+import { exportBundle } from './export-bundle';
 import { createFault } from './fault-table';
+import { buildHar } from './har';
+import { applyBundle, parseBundle } from './import-bundle';
 import { createKey, revokeKey } from './keys';
 import * as live from './live-connections';
 import { messagePage } from './messages';
@@ -47,6 +50,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     await runtime.ready();
     return answer();
   };
+  let importing: Promise<unknown> = Promise.resolve();
   const page = <Item>(items: () => readonly Item[], query: PageQuery = {}): Promise<ListEnvelope<Item>> =>
     read(() => listPage(items(), query));
   return {
@@ -117,6 +121,18 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     deleteFault: (id) => mutate(() => core.faults.delete(id)),
     clearFaults: () => mutate(() => core.faults.clear()),
     listMagicNumbers: (query) => page(() => MAGIC_RECIPIENTS.map((recipient) => ({ ...recipient })), query),
+    export: (options) => read(() => exportBundle(core, runtime.version, options)),
+    // Checked whole before anything changes; imports never overlap. The bundle is copied: the
+    // caller's object must not become the live state.
+    import: (bundle) => {
+      const run = importing.then(async () => {
+        await runtime.ready();
+        return applyBundle(core, parseBundle(structuredClone(bundle), runtime.version), runtime.commit);
+      });
+      importing = run.catch(() => undefined);
+      return run;
+    },
+    har: (options) => read(() => buildHar(core, runtime.version, options)),
   };
 }
 

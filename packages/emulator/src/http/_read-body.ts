@@ -11,23 +11,26 @@ export const MAX_BODY_BYTES = 100 * 1024;
 /** The outcome of reading a body, kept aside so that auth errors can still come first. */
 export type BodyRead = { ok: true; text: string } | { ok: false; error: DomainError };
 
-const tooLarge = () =>
-  new DomainError('payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, {
-    limit_bytes: MAX_BODY_BYTES,
+const tooLarge = (limit: number) =>
+  new DomainError('payload_too_large', `Request bodies are limited to ${limit} bytes.`, {
+    limit_bytes: limit,
   });
 
-/** Reads at most {@link MAX_BODY_BYTES} of the body; never throws. */
-export async function readBodyText(request: Request): Promise<BodyRead> {
+/**
+ * Reads at most `limit` ({@link MAX_BODY_BYTES} unless a route takes more, as an import does)
+ * bytes of the body; never throws.
+ */
+export async function readBodyText(request: Request, limit: number = MAX_BODY_BYTES): Promise<BodyRead> {
   const length = request.headers.get('content-length');
   const declared = length === null ? Number.NaN : Number(length);
-  if (declared > MAX_BODY_BYTES) return { ok: false, error: tooLarge() };
+  if (declared > limit) return { ok: false, error: tooLarge(limit) };
   try {
     // A declared length within the limit is enforced by the HTTP parser: read it the cheap way
     // (on Node, srvx reads the socket directly instead of building a web stream).
     if (declared >= 0) {
       const text = await request.text();
       // An in-process Request may declare any length: check what actually came.
-      if (text.length > MAX_BODY_BYTES) return { ok: false, error: tooLarge() };
+      if (text.length > limit) return { ok: false, error: tooLarge(limit) };
       return { ok: true, text };
     }
     if (!request.body) return { ok: true, text: '' };
@@ -38,9 +41,9 @@ export async function readBodyText(request: Request): Promise<BodyRead> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         void discardRest(reader);
-        return { ok: false, error: tooLarge() };
+        return { ok: false, error: tooLarge(limit) };
       }
       chunks.push(value);
     }

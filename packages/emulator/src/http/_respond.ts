@@ -18,8 +18,20 @@ export function jsonResponse(
 ): Response {
   const responseHeaders: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
   if (headers) Object.assign(responseHeaders, headers);
-  return new FastResponse(status === 204 ? null : JSON.stringify(body), { status, headers: responseHeaders });
+  const text = status === 204 ? null : JSON.stringify(body);
+  const response = new FastResponse(text, { status, headers: responseHeaders });
+  // Kept beside the answer for the HAR of /v1 traffic: reading a FastResponse back would rebuild it.
+  (response as AnsweredResponse)[ANSWER_PARTS] = { text, headers: responseHeaders };
+  return response;
 }
+
+/** Where {@link jsonResponse} leaves the text and headers it built an answer from. */
+export const ANSWER_PARTS: unique symbol = Symbol('parley.answerParts');
+
+/** A response of {@link jsonResponse}, with the parts it was built from. */
+export type AnsweredResponse = Response & {
+  [ANSWER_PARTS]?: { text: string | null; headers: Readonly<Record<string, string>> };
+};
 
 /** The spec's error body (spec 7) for a domain error. */
 export function errorBody(error: DomainError, requestId: string): ErrorBody {

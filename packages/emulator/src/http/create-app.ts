@@ -1,10 +1,12 @@
 import { H3, type HTTPError } from 'h3';
+import { faviconResponse } from '../console/console-favicon';
 import type { EmulatorControl } from '../core/control';
 import type { EmulatorCore } from '../core/emulator-core';
 import { DomainError } from '../domain/domain-error';
 import { newRequestId } from '../domain/ids';
 import { errorResponse } from './_respond';
 import { registerControlRoutes } from './control-routes';
+import { registerExportRoutes } from './export-routes';
 import { registerStreamRoutes } from './stream-routes';
 import { registerV1Routes } from './v1-routes';
 
@@ -47,8 +49,10 @@ export function createHttpApp(core: EmulatorCore, control: EmulatorControl, opti
     const { html, headers } = await options.renderConsole();
     return new Response(html, { headers: { ...headers, 'x-request-id': newRequestId() } });
   });
+  app.get('/favicon.ico', faviconResponse);
   registerV1Routes(app, core);
   registerControlRoutes(app, core, control);
+  registerExportRoutes(app, core, control);
   registerStreamRoutes(app, core);
   return app;
 }

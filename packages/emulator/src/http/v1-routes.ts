@@ -7,6 +7,7 @@ import { createSandboxEvent } from '../core/sandbox-events';
 import { getStatus } from '../core/status';
 import { DomainError } from '../domain/domain-error';
 import { paginate } from './_pagination';
+import { keepingBody, recordExchange } from './_record-exchange';
 import { REQUESTS_CHARGE, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
 const ok = (body: unknown): V1Result => ({ status: 200, body });
@@ -36,23 +37,29 @@ export function registerV1Routes(app: H3, core: EmulatorCore): void {
     bucket: 'sends',
     readsBody: true,
     holdsIdempotencyKey: true,
-    run: send,
+    run: keepingBody(send),
   };
   const sandboxEvent: V1RouteSpec = {
     scope: 'sandbox.events.create',
     sandboxOnly: true,
     readsBody: true,
-    run: (call) => ({ status: 202, body: createSandboxEvent(call.core, call.caller, call.body) }),
+    run: keepingBody((call) => ({
+      status: 202,
+      body: createSandboxEvent(call.core, call.caller, call.body),
+    })),
   };
-  app.get('/v1/status', (event) => runV1(core, event, status));
-  app.get('/v1/connections', (event) => runV1(core, event, connections));
-  app.get('/v1/connections/:id/templates', (event) => runV1(core, event, templates));
-  app.get('/v1/messages/:id', (event) => runV1(core, event, message));
-  app.post('/v1/messages', (event) => runV1(core, event, sendSpec));
-  app.post('/v1/sandbox/events', (event) => runV1(core, event, sandboxEvent));
+  // Every call is kept for the HAR of the traffic (`_record-exchange.ts`).
+  const v1 = (spec: V1RouteSpec) => (event: H3Event) =>
+    recordExchange(core, event, () => runV1(core, event, spec));
+  app.get('/v1/status', v1(status));
+  app.get('/v1/connections', v1(connections));
+  app.get('/v1/connections/:id/templates', v1(templates));
+  app.get('/v1/messages/:id', v1(message));
+  app.post('/v1/messages', v1(sendSpec));
+  app.post('/v1/sandbox/events', v1(sandboxEvent));
   // Last: any other method or path under /v1 is authenticated and counted like every call
   // (spec 8.2: RateLimit-* on every authenticated answer), then 404 naming what was asked.
-  app.all('/v1/**', (event) => runV1(core, event, noRoute));
+  app.all('/v1/**', v1(noRoute));
 }
 
 const noRoute: V1RouteSpec = {

@@ -23,7 +23,8 @@ const workspace = fields(
   { clock: fields({ mode: oneOf('real', 'frozen'), offset_ms: finite, frozen_at: finite }) },
 );
 
-const application = fields({
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const application = fields({
   id: text,
   workspace_id: text,
   name: text,
@@ -31,7 +32,8 @@ const application = fields({
   created_at: text,
 });
 
-const key = fields({
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const key = fields({
   id: text,
   application_id: text,
   hash: text,
@@ -49,7 +51,8 @@ const template = fields({
   body: text,
 });
 
-const connection = fields(
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const connection = fields(
   {
     object: oneOf('connection'),
     id: text,
@@ -83,7 +86,8 @@ const message = fields({
   livemode: flag,
 });
 
-const messageRecord = fields({
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const messageRecord = fields({
   message,
   application_id: text,
   workspace_id: text,
@@ -91,10 +95,12 @@ const messageRecord = fields({
   announced: count,
 });
 
-const eventType = oneOf(...WEBHOOK_EVENT_TYPES);
+/** A webhook event type. */
+export const eventType = oneOf(...WEBHOOK_EVENT_TYPES);
 const chaosKind = oneOf(...CHAOS_KINDS);
 
-const eventRecord = fields({
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const eventRecord = fields({
   event: fields({
     id: text,
     type: eventType,
@@ -106,7 +112,8 @@ const eventRecord = fields({
   application_ids: listOf(text),
 });
 
-const endpoint = fields(
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const endpoint = fields(
   {
     id: text,
     application_id: text,
@@ -125,7 +132,8 @@ const attempt = fields(
   { chaos: chaosKind },
 );
 
-const delivery = fields(
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const delivery = fields(
   {
     id: text,
     event_id: text,
@@ -141,7 +149,8 @@ const delivery = fields(
   { chaos: listOf(chaosKind) },
 );
 
-const rateWindow = fields({
+/** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
+export const rateWindow = fields({
   start: finite,
   used: fields({ requests: count, sends: count, templates: count }),
 });
