@@ -90,10 +90,18 @@ console.log(`  emulator ${ready.base_url} (frozen clock)`);
 
 /** Every delivery of the endpoint once none is pending, oldest first. */
 async function settled(endpointId) {
-  return until(async () => {
-    const { data } = await control(`/deliveries?endpoint_id=${endpointId}`);
-    return data.every((delivery) => delivery.status !== 'pending') && data.reverse();
-  }, 'deliveries to finish');
+  let last = [];
+  try {
+    return await until(async () => {
+      ({ data: last } = await control(`/deliveries?endpoint_id=${endpointId}`));
+      return last.every((delivery) => delivery.status !== 'pending') && last.reverse();
+    }, 'deliveries to finish');
+  } catch (error) {
+    const answers = last.map(
+      (each) => `${each.status} (${each.attempts.map((a) => a.status_code).join(', ')})`,
+    );
+    throw new Error(`${error.message}: ${answers.join('; ')}`);
+  }
 }
 
 /** Delivers to a running recipe at `base`, checks what it handled (`handled()`: its output), grades it. */
