@@ -196,7 +196,7 @@ export const EMULATOR_TOOLS: readonly ToolSpec[] = [
     description: 'Sandbox recipients with a fixed outcome: stays sent, read, failed, 409, 429…',
     group: 'emulator',
     input: z.strictObject({}),
-    output: z.looseObject({ data: z.array(z.looseObject({ phone_number: z.string() })) }),
+    output: z.looseObject({ data: z.array(z.looseObject({ number: z.string(), behaviour: z.string() })) }),
     readOnly: true,
     run: async (_args, { control }) => ({ data: (await control.listMagicNumbers({ limit: 100 })).data }),
   }),

@@ -1,4 +1,9 @@
-import { createControlClient, type EmulatorControl } from '@parley/emulator/control';
+import {
+  createControlClient,
+  type EmulatorControl,
+  isControlResponseError,
+  isEmulatorControlError,
+} from '@parley/emulator/control';
 import { type Logger, type LogLevel, Parley } from '@parley/sdk';
 import { type ClientOptions, type Credentials, resolveCredentials } from '../config/resolve-credentials';
 import type { CommandContext } from '../context';
@@ -11,7 +16,7 @@ export interface McpTarget {
   /** The control API at the base URL's origin (only an emulator answers it). */
   control: EmulatorControl;
   origin: string;
-  /** The emulator tools are offered: the origin answered as an emulator, or is loopback. */
+  /** The emulator tools are offered: the origin answered as an emulator, or is loopback with nothing there yet. */
   emulator: boolean;
   /** The network, as the SDK and the control client use it (tests: an in-process emulator). */
   fetch: (request: Request) => Promise<Response>;
@@ -67,7 +72,9 @@ export async function openMcpTarget(options: McpOptions, context: CommandContext
     advanceTimeoutMs: ADVANCE_TIMEOUT_MS,
     signal: context.signal,
   });
-  const emulator = LOOPBACK.has(new URL(origin).hostname) || (await answersAsEmulator(origin, fetchFunction));
+  // Nothing listening on loopback yet is the emulator the developer has still to start.
+  const found = await probe(origin, fetchFunction);
+  const emulator = found === 'emulator' || (found === 'nothing' && LOOPBACK.has(new URL(origin).hostname));
   return {
     client,
     credentials,
@@ -80,16 +87,23 @@ export async function openMcpTarget(options: McpOptions, context: CommandContext
   };
 }
 
-/** Whether `GET /_emulator/clock` answers a clock there (a real API has no such route); never throws. */
-async function answersAsEmulator(origin: string, fetchFunction: McpTarget['fetch']): Promise<boolean> {
-  const probe = createControlClient({
+/**
+ * What answers `GET /_emulator/clock` there: a clock (the emulator; a real API has no such route),
+ * something else, or nothing (no server yet). Bounded (64 KiB, 1.5 s); never throws.
+ */
+async function probe(
+  origin: string,
+  fetchFunction: McpTarget['fetch'],
+): Promise<'emulator' | 'other' | 'nothing'> {
+  const client = createControlClient({
     baseUrl: origin,
     fetch: fetchFunction,
     timeoutMs: PROBE_TIMEOUT_MS,
     maxAnswerBytes: 64 * 1024,
   });
-  return probe.getClock().then(
-    (clock) => typeof clock?.now === 'string',
-    () => false,
+  return client.getClock().then(
+    (clock) => (typeof clock?.now === 'string' ? 'emulator' : 'other'),
+    (error: unknown) =>
+      isEmulatorControlError(error) ? 'emulator' : isControlResponseError(error) ? 'other' : 'nothing',
   );
 }
