@@ -64,7 +64,6 @@ export function setup(
     clock,
     scheduler,
     urlPolicy: options.urlPolicy ?? 'local',
-    onChange: () => void changes++,
     resolveHost:
       options.resolveHost ??
       (async () => {
@@ -72,6 +71,9 @@ export function setup(
       }),
     ...(options.network === undefined ? {} : { network: options.network }),
     ...(options.attemptTimeoutMs === undefined ? {} : { attemptTimeoutMs: options.attemptTimeoutMs }),
+  });
+  service.outcomes.own((outcome) => {
+    if (outcome.kind === 'changed') changes++;
   });
   cleanups.push(() => service.close());
   const step = async (ms: number) => {

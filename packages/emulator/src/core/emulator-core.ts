@@ -14,7 +14,7 @@ import type { EmulatorState } from '../store/state';
 import type { DeliveryRecord } from '../store/webhook-state';
 import type { WebhookNetwork } from '../webhooks/delivery-attempt';
 import type { UrlPolicy } from '../webhooks/url-policy';
-import { toDeliveryView, WebhookService } from '../webhooks/webhook-service';
+import { toDeliveryView, type WebhookOutcome, WebhookService } from '../webhooks/webhook-service';
 import { type Emitted, EventOutbox } from './_event-outbox';
 import { ActivityFeed } from './activity-feed';
 import { FaultTable } from './fault-table';
@@ -257,24 +257,33 @@ export class EmulatorCore {
   }
 
   #createWebhooks(): WebhookService {
-    return new WebhookService({
+    const service = new WebhookService({
       getState: () => this.state.webhooks,
       clock: this.timeline.clock,
       scheduler: this.timeline.scheduler,
       timeOf: (applicationId) => this.clocks.of(this.state.applications[applicationId]?.workspace_id),
       urlPolicy: this.urlPolicy,
-      onChange: () => this.changed(),
-      onDelivery: (delivery, chaos) =>
-        this.activity.publish({
-          kind: 'delivery',
-          application_ids: [delivery.application_id],
-          status: delivery.status,
-          delivery: toDeliveryView(delivery),
-          ...(chaos ? { chaos } : {}),
-        }),
       ...(this.#webhookNetwork?.resolveHost ? { resolveHost: this.#webhookNetwork.resolveHost } : {}),
       ...(this.#webhookNetwork ? { network: this.#webhookNetwork } : {}),
       ...(this.#retrySchedule ? { retrySchedule: this.#retrySchedule } : {}),
+    });
+    service.outcomes.own((outcome) => this.#applyWebhookOutcome(outcome));
+    return service;
+  }
+
+  /** Applies what the webhook service did: a change for the snapshot, a delivery's progress for the feed. */
+  #applyWebhookOutcome(outcome: WebhookOutcome): void {
+    if (outcome.kind === 'changed') {
+      this.changed();
+      return;
+    }
+    const { delivery, chaos } = outcome;
+    this.activity.publish({
+      kind: 'delivery',
+      application_ids: [delivery.application_id],
+      status: delivery.status,
+      delivery: toDeliveryView(delivery),
+      ...(chaos ? { chaos } : {}),
     });
   }
 

@@ -11,6 +11,7 @@ import { OutOfOrderHolds } from './_out-of-order-holds';
 import { ownAttemptCount } from './_webhook-views';
 import { type AttemptOutcome, type DeliveryNetwork, sendDeliveryAttempt } from './delivery-attempt';
 import { checkEndpointTarget, type HostResolver, type UrlPolicy } from './url-policy';
+import { CHANGED, type WebhookOutcomes } from './webhook-outcomes';
 
 /** What the dispatcher needs from the service. */
 export interface DispatcherDeps {
@@ -26,9 +27,8 @@ export interface DispatcherDeps {
   attemptTimeoutMs: number;
   /** How failed attempts are retried (`--retry-schedule`). */
   retrySchedule: RetrySchedule;
-  onChange: () => void;
-  /** After a delivery is queued and after each of its attempts; `chaos` when the attempt was a chaos copy. */
-  onDelivery?: ((delivery: DeliveryRecord, chaos?: ChaosKind) => void) | undefined;
+  /** Where a queued delivery and each recorded attempt are told (the service's channel). */
+  outcomes: WebhookOutcomes;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -96,12 +96,12 @@ export class DeliveryDispatcher {
     };
   }
 
-  /** Stores a built delivery and schedules its attempt. Caller calls onChange. */
+  /** Stores a built delivery and schedules its attempt; the caller tells the change. */
   enqueue(delivery: DeliveryRecord): void {
     this.#deps.getState().deliveries[delivery.id] = delivery;
     this.#holds.add(delivery);
     this.schedule(delivery);
-    this.#deps.onDelivery?.(delivery);
+    this.#deps.outcomes.tell({ kind: 'delivery', delivery });
   }
 
   /** (Re)schedules a pending delivery's next attempt at its `next_attempt_at`. */
@@ -229,8 +229,8 @@ export class DeliveryDispatcher {
       this.#finished.push(delivery.id);
       this.#dropOldFinished();
     }
-    this.#deps.onChange();
-    this.#deps.onDelivery?.(delivery);
+    this.#deps.outcomes.tell(CHANGED);
+    this.#deps.outcomes.tell({ kind: 'delivery', delivery });
     released.push(...this.#releaseHeld(delivery));
     if (chaos.includes('duplicate')) await this.#chaosCopy(delivery, endpoint, at, 'duplicate');
   }
@@ -246,8 +246,8 @@ export class DeliveryDispatcher {
       duration_ms: outcome.durationMs,
       chaos: kind,
     });
-    this.#deps.onChange();
-    this.#deps.onDelivery?.(delivery, kind);
+    this.#deps.outcomes.tell(CHANGED);
+    this.#deps.outcomes.tell({ kind: 'delivery', delivery, chaos: kind });
   }
 
   /**

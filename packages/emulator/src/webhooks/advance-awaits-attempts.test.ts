@@ -110,7 +110,6 @@ describe('a retry due while its previous attempt is still finishing', () => {
       clock: timeline.clock,
       scheduler: timeline.scheduler,
       urlPolicy: 'local',
-      onChange: () => {},
       resolveHost: async () => [],
       retrySchedule: RETRY_SCHEDULES.fast,
     });

@@ -67,7 +67,6 @@ function setup() {
     clock,
     scheduler,
     urlPolicy: 'local',
-    onChange: () => {},
     resolveHost: async () => {
       throw new Error('no DNS in tests');
     },

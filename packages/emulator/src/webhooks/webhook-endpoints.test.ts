@@ -355,7 +355,6 @@ describe('WebhookService replay and restore', () => {
       clock,
       scheduler,
       urlPolicy: 'strict',
-      onChange: () => {},
     });
     expect(service.listEndpoints()).toEqual([]);
   });

@@ -5,17 +5,19 @@ import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid } from '../domain/ids';
 import { RETRY_SCHEDULES, type RetrySchedule } from '../domain/retry-schedule';
 import { generateSigningSecret, rotateSigningSecret } from '../domain/signing-secret';
-import { type ChaosKind, chaosView, parseChaosInput } from '../domain/webhook-chaos';
+import { chaosView, parseChaosInput } from '../domain/webhook-chaos';
 import type { DeliveryRecord, EndpointRecord, WebhooksState } from '../store/webhook-state';
 import { DeliveryDispatcher } from './_delivery-dispatcher';
 import { parseCreateEndpointInput, parseUpdateEndpointInput } from './_endpoint-input';
 import { type DeliveryView, type EndpointView, toDeliveryView, toEndpointView } from './_webhook-views';
 import type { DeliveryNetwork } from './delivery-attempt';
 import { checkEndpointUrl, type HostResolver, systemResolver, type UrlPolicy } from './url-policy';
+import { CHANGED, WebhookOutcomes } from './webhook-outcomes';
 import { buildWebhookTestEvent } from './webhook-test-event';
 
 export type { DeliveryView, EndpointView } from './_webhook-views';
 export { toDeliveryView } from './_webhook-views';
+export type { WebhookOutcome } from './webhook-outcomes';
 
 /** What the webhook service needs from the emulator. */
 export interface WebhookServiceDeps {
@@ -29,13 +31,6 @@ export interface WebhookServiceDeps {
    */
   timeOf?: (applicationId: string) => { clock: Clock; scheduler: Scheduler };
   urlPolicy: UrlPolicy;
-  /** Called after every state change, so the store persists. */
-  onChange: () => void;
-  /**
-   * Called with a delivery once queued and after each of its attempts (the activity feed); `chaos`
-   * when the attempt was a chaos copy.
-   */
-  onDelivery?: (delivery: DeliveryRecord, chaos?: ChaosKind) => void;
   /** Host resolver for the URL policy; tests inject a fake one (default: `dns.lookup`). */
   resolveHost?: HostResolver;
   /** Test seams of the delivery sockets: a local stand-in for a checked public address, a test CA. */
@@ -51,6 +46,11 @@ export interface WebhookServiceDeps {
  * secret rotation (spec 6, DESIGN §3). Throws `DomainError` for every refused input.
  */
 export class WebhookService {
+  /**
+   * Where every change and every delivery's progress is told, typed, to the one owner that applies
+   * them (the core: a snapshot, the activity feed); see `webhook-outcomes.ts`.
+   */
+  readonly outcomes = new WebhookOutcomes();
   readonly #deps: WebhookServiceDeps;
   readonly #dispatcher: DeliveryDispatcher;
 
@@ -66,8 +66,7 @@ export class WebhookService {
       network: deps.network,
       attemptTimeoutMs: deps.attemptTimeoutMs ?? 15_000,
       retrySchedule: deps.retrySchedule ?? RETRY_SCHEDULES.real,
-      onChange: deps.onChange,
-      onDelivery: deps.onDelivery,
+      outcomes: this.outcomes,
     });
   }
 
@@ -90,7 +89,7 @@ export class WebhookService {
       previous_secret: null,
     };
     this.#deps.getState().endpoints[endpoint.id] = endpoint;
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
     return { ...toEndpointView(endpoint), secret: endpoint.secret };
   }
 
@@ -100,7 +99,7 @@ export class WebhookService {
     const update = parseUpdateEndpointInput(input);
     if (update.events) endpoint.events = update.events;
     if (update.active !== undefined) endpoint.active = update.active;
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
     return toEndpointView(endpoint);
   }
 
@@ -114,14 +113,14 @@ export class WebhookService {
       delete state.deliveries[delivery.id];
     }
     delete state.endpoints[id];
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
   }
 
   /** Rotates the signing secret (spec 6.4); the new secret is shown only here. */
   rotateSecret(id: string): { secret: string; previous_expires_at: string } {
     const endpoint = this.#endpoint(id);
     const rotation = rotateSigningSecret(endpoint, this.#now(endpoint.application_id));
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
     return {
       secret: rotation.secret,
       previous_expires_at: new Date(rotation.previousExpiresAt).toISOString(),
@@ -135,7 +134,7 @@ export class WebhookService {
   setChaos(id: string, input: unknown): ReturnType<typeof chaosView> {
     const endpoint = this.#endpoint(id);
     endpoint.chaos = parseChaosInput(input, randomInt(0x1_0000_0000));
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
     return chaosView(endpoint.id, endpoint.chaos);
   }
 
@@ -148,7 +147,7 @@ export class WebhookService {
   /** Turns chaos off (`DELETE …/chaos`); deliveries already planned keep their chaos. */
   clearChaos(id: string): void {
     this.#endpoint(id).chaos = null;
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
   }
 
   /** Endpoints, oldest first, optionally of one application. */
@@ -183,7 +182,7 @@ export class WebhookService {
   /** Stores built deliveries and schedules their first attempts (due now). */
   queue(deliveries: readonly DeliveryRecord[]): void {
     for (const delivery of deliveries) this.#dispatcher.enqueue(delivery);
-    if (deliveries.length > 0) this.#deps.onChange();
+    if (deliveries.length > 0) this.outcomes.tell(CHANGED);
   }
 
   /** Queues the event to its endpoints ({@link deliveriesFor}) and returns the deliveries it created. */
@@ -260,7 +259,7 @@ export class WebhookService {
       this.#dispatcher.cancel(delivery.id);
       delete state.deliveries[delivery.id];
     }
-    this.#deps.onChange();
+    this.outcomes.tell(CHANGED);
   }
 
   /** After state was loaded: every pending delivery is scheduled again at its `next_attempt_at`. */
