@@ -4,6 +4,17 @@ export type { APIResponse } from './core/api-promise';
 export { APIPromise } from './core/api-promise';
 export type { FetchFunction, ParleyOptions } from './core/client-options';
 export type { Logger, LogLevel } from './core/logger';
+export type {
+  OpenTelemetryAttributes,
+  OpenTelemetryContext,
+  OpenTelemetryHistogram,
+  OpenTelemetryMeter,
+  OpenTelemetrySpan,
+  OpenTelemetrySpanContext,
+  OpenTelemetrySpanOptions,
+  OpenTelemetryTracer,
+  TelemetryOptions,
+} from './core/open-telemetry';
 export { Page, PagePromise } from './core/page';
 export type { RateLimitInfo } from './core/rate-limit';
 export type { RequestEvent, RequestHooks, RetryEvent } from './core/request-hooks';

@@ -1,5 +1,6 @@
 import type { Options, RetryOptions } from 'ky';
 import { errorCodeOf } from '../errors/_error-from-response';
+import type { AttemptTelemetry, CallTelemetry } from './_call-telemetry';
 import type { ClientSettings } from './_client-settings';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { readRateLimit } from './rate-limit';
@@ -9,6 +10,7 @@ interface Attempt {
   request: Request;
   started: number;
   response?: Response;
+  telemetry?: AttemptTelemetry | undefined;
 }
 
 /** The ky options that let one call be watched, and `end` to close it. */
@@ -21,6 +23,8 @@ export interface CallObserver {
   options: Pick<Options, 'fetch' | 'retry' | 'hooks'>;
   /** Ends the call: closes the attempt still open (or writes why the call stopped), returns the last attempt. */
   end(error?: unknown): RequestEvent | undefined;
+  /** Spans and metrics of the call, when it has a tracer or a meter; set before the first attempt. */
+  telemetry?: CallTelemetry | undefined;
 }
 
 /**
@@ -72,20 +76,23 @@ export function observeCall(settings: ClientSettings, policy: RetryOptions): Cal
     if (attempt && attempt === current) {
       current = undefined;
       last = eventOf(attempt, ended, error ? reasonOf(error) : undefined, delayMs);
+      attempt.telemetry?.end(last, ended);
       // The last attempt's line is the call's line: info shows one per call, debug every attempt.
-      log(delayMs === undefined ? 'info' : 'debug', describe(last));
+      log(delayMs === undefined ? 'info' : 'debug', describe({ ...last, ...attempt.telemetry?.ids }));
       notify('onResponse', last);
       if (delayMs !== undefined) notify('onRetry', last);
     }
   };
 
-  return {
+  const observer: CallObserver = {
     options: {
       async fetch(input, init) {
         const attempt: Attempt = { request: input as Request, started: Date.now() };
         attempts += 1;
         current = attempt;
         failed = 0;
+        // Before onRequest: the attempt's span sets the traceparent header it is sent with.
+        attempt.telemetry = observer.telemetry?.attempt(attempt.request, attempts, attempt.started);
         notify('onRequest', eventOf(attempt));
         const response = await (settings.fetch ?? globalThis.fetch)(attempt.request, init);
         attempt.response = response;
@@ -108,9 +115,11 @@ export function observeCall(settings: ClientSettings, policy: RetryOptions): Cal
     end(error) {
       // Also the attempt whose retry was waiting when the signal fired: it ended when it failed.
       finish(current, error, undefined, failed || Date.now());
+      observer.telemetry?.end(error, last);
       return last;
     },
   };
+  return observer;
 }
 
 /** The API's error code, else the error's name (ky's NetworkError is our ConnectionError). */
@@ -120,8 +129,16 @@ function reasonOf(error: unknown): string {
   return errorCodeOf(data) ?? (name === 'NetworkError' ? 'ConnectionError' : String(name));
 }
 
-/** `METHOD /path name=value …` (logfmt, with the hooks' field names), undefined fields left out. */
-function describe({ method, path, rateLimit, ...fields }: RequestEvent): string {
+/**
+ * `METHOD /path name=value …` (logfmt, with the hooks' field names), undefined fields left out;
+ * with a tracer, the attempt span's `traceId` and `spanId` last.
+ */
+function describe({
+  method,
+  path,
+  rateLimit,
+  ...fields
+}: RequestEvent & { traceId?: string; spanId?: string }): string {
   let text = `${method} ${path}`;
   for (const [name, value] of Object.entries(fields)) {
     // Strings quoted: an error code or a key from elsewhere cannot break the line or fake a field.

@@ -1,11 +1,12 @@
 import { ConfigurationError } from '../errors/configuration-error';
 import { type ParleyOptions, type ResolvedOptions, resolveOptions } from './client-options';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger';
+import type { TelemetryOptions } from './open-telemetry';
 import type { RequestHooks } from './request-hooks';
 import type { RequestHeaders } from './request-options';
 
 /** Every option of a client with its default applied: what its HTTP layer runs on. */
-export interface ClientSettings extends ResolvedOptions, RequestHooks {
+export interface ClientSettings extends ResolvedOptions, RequestHooks, TelemetryOptions {
   /** A copy of the caller's, so changing their object later changes no client. */
   defaultHeaders: RequestHeaders;
   logLevel: LogLevel;

@@ -73,11 +73,24 @@ export class HttpClient {
     });
     const call = observeCall(settings, retryPolicy(maxRetries, settings.maxRetryAfter));
     try {
+      const input = typeof path === 'function' ? path() : path;
+      const tracer = options.tracer ?? settings.tracer;
+      const meter = options.meter ?? settings.meter;
+      // Imported only here: an app that neither traces nor meters never loads it.
+      if (tracer || meter) {
+        const { callTelemetry } = await import('./_call-telemetry');
+        call.telemetry = callTelemetry(
+          { tracer, meter },
+          (request.method ?? 'get').toUpperCase(),
+          settings.baseUrl,
+          input,
+        );
+      }
       // `abortable`: the caller is released the moment the signal fires, even from a fetch
       // that ignores it or a retry's wait.
       const { response, data } = await abortable(
         (async () => {
-          const response = await this.#ky(typeof path === 'function' ? path() : path, {
+          const response = await this.#ky(input, {
             ...request,
             headers: applyHeaders(new Headers(this.#headers), request.headers, options.headers),
             ...call.options,

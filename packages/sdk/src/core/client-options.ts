@@ -1,13 +1,17 @@
 import { ConfigurationError } from '../errors/configuration-error';
 import type { Logger, LogLevel } from './logger';
+import type { TelemetryOptions } from './open-telemetry';
 import type { RequestHooks } from './request-hooks';
 import type { RequestHeaders } from './request-options';
 
 /** A `fetch`-compatible function, e.g. one that hands requests to an in-process emulator. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Options of `new Parley(...)` and `parley.withOptions(...)`; hooks: {@link RequestHooks}. */
-export interface ParleyOptions extends RequestHooks {
+/**
+ * Options of `new Parley(...)` and `parley.withOptions(...)`; hooks: {@link RequestHooks};
+ * OpenTelemetry `tracer` and `meter`: {@link TelemetryOptions}.
+ */
+export interface ParleyOptions extends RequestHooks, TelemetryOptions {
   /** `prl_sandbox_…` or `prl_live_…`; defaults to `PARLEY_API_KEY`. */
   apiKey?: string | undefined;
   /** The API base including `/v1`, e.g. `http://127.0.0.1:4010/v1`; defaults to `PARLEY_BASE_URL`. */

@@ -1,3 +1,5 @@
+import type { TelemetryOptions } from './open-telemetry';
+
 /**
  * Headers to send, by name (any case): a string sets one, `null` removes one the client would
  * send, `undefined` leaves it as it is. `Authorization` and `Idempotency-Key` cannot be removed.
@@ -11,7 +13,7 @@ export type RequestHeaders = Record<string, string | null | undefined>;
  * @example
  * await parley.status.get({ timeout: 5_000, maxRetries: 0, signal: AbortSignal.timeout(8_000) });
  */
-export interface RequestOptions {
+export interface RequestOptions extends TelemetryOptions {
   /**
    * Cancels the call at once, in flight or while a retry waits: it rejects with an
    * `APIUserAbortError` whose `cause` is `signal.reason`, and is never retried.
