@@ -18,6 +18,7 @@ tool_dir="${PARLEY_TOOL_DIR:-$HOME/.cache/parley-tool}"
 node22="$tool_dir/node22/node_modules/.bin/node"
 status=0
 echo "The CLI tarball without @parley/emulator (issue 22):" && node "$(cd "$(dirname "$0")" && pwd)/cli-without-emulator.mjs" check "$work" || status=1
+echo "parley mcp from the packed CLI on Node 22 and 24 (issue 25):" && PARLEY_NODE22="$node22" node "$(cd "$(dirname "$0")" && pwd)/mcp-check.mjs" "$work" || status=1
 cd "$work/project" || exit 1
 rm -f "$work"/counts-*.json
 
