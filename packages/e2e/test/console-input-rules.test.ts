@@ -112,5 +112,35 @@ describe.runIf(runBrowserTests)(
       ]);
       expect(pageErrors).toEqual([]);
     });
+
+    it('says the rule of a recipient number at the field (the API’s words, not the browser’s), at 8 and 15 digits and one past', async () => {
+      await page.goto(`${server.consoleUrl}#view=messages`);
+      const to = page.locator('#send-to');
+      const sendTo = async (number: string) => {
+        await to.fill(number);
+        await page.getByLabel('Text message').check();
+        await page.locator('#send-text').fill(`to ${number}`);
+        await page.getByRole('button', { name: 'Send message' }).click();
+      };
+      const rule = 'to must be an international number: "+" followed by 8 to 15 digits. (validation_error)';
+      for (const refused of ['+1234567', '+1234567890123456', '0033612345678']) {
+        await sendTo(refused);
+        await expect.poll(() => page.locator('#send-to-error').textContent()).toBe(rule);
+        expect(await to.getAttribute('aria-invalid')).toBe('true');
+        expect(await to.getAttribute('aria-describedby')).toBe('send-to-error');
+        // The browser let it through to the API: it has no rule of its own to say instead.
+        expect(await to.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('');
+        await page.locator('#send-to-error').waitFor();
+      }
+      for (const accepted of ['+12345678', '+123456789012345']) {
+        await sendTo(accepted);
+        await page.locator('#status-message', { hasText: /^Message [0-9a-f-]{36} queued\.$/ }).waitFor();
+        expect(await to.getAttribute('aria-invalid')).toBe('false');
+        expect(await page.locator('#send-to-error').count()).toBe(0);
+        const { data } = await server.emulator.control.listMessages({ limit: 1 });
+        expect(data[0]!.to).toBe(accepted);
+      }
+      expect(pageErrors).toEqual([]);
+    });
   },
 );

@@ -51,7 +51,7 @@ describe('magic recipients (sandbox)', () => {
         number: '+15550100000',
         behaviour: 'unreachable',
         description:
-          'Any number ending in 0000 (spec 3.2): accepted (202) as failed with recipient_unreachable, its status event queued at once.',
+          'Any number ending in 0000: accepted (202) as failed with recipient_unreachable, its status event queued at once.',
       },
       {
         number: '+15550101001',

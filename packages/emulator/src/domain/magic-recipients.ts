@@ -37,7 +37,7 @@ export const MAGIC_RECIPIENTS: readonly MagicRecipient[] = Object.freeze([
     number: '+15550100000',
     behaviour: 'unreachable',
     description:
-      'Any number ending in 0000 (spec 3.2): accepted (202) as failed with recipient_unreachable, its status event queued at once.',
+      'Any number ending in 0000: accepted (202) as failed with recipient_unreachable, its status event queued at once.',
   },
   {
     number: '+15550101001',

@@ -1,8 +1,13 @@
 import type { SendMessageParams } from '@parley/sdk';
 import { useState } from 'preact/hooks';
+import {
+  type EmulatorControlError,
+  isEmulatorControlError,
+} from '../../control-client/control-client-errors';
 import { useConsole } from './console-context';
 import { control } from './control';
 import type { Application } from './control-types';
+import { errorText } from './format';
 import { useLiveData } from './live-data';
 
 /** The body of a template with its variables put in: `{{1}}` → the first, unfilled ones kept. */
@@ -25,6 +30,8 @@ export function SendMessageForm({ app }: { app: Application }) {
   const [kind, setKind] = useState<'template' | 'text'>('template');
   const [templateIndex, setTemplateIndex] = useState(0);
   const [variables, setVariables] = useState<string[]>([]);
+  // The API's refusal of the recipient: its rule ("+" then 8 to 15 digits), said at the field.
+  const [refusal, setRefusal] = useState<EmulatorControlError | null>(null);
   const all = connections.data?.data ?? [];
   const connection =
     all.find((candidate) => candidate.id === connectionId) ?? all.find((c) => c.status === 'active');
@@ -54,15 +61,23 @@ export function SendMessageForm({ app }: { app: Application }) {
             },
           };
     void act(async () => {
-      // As built from the form: the API checks the send and names the field it refuses.
-      const sent = await control.sendMessage(app.id, {
-        connection_id: connection.id,
-        to: String(fields.get('to')).trim(),
-        ...message,
-      } as SendMessageParams);
+      let sent: Awaited<ReturnType<typeof control.sendMessage>>;
+      try {
+        // As built from the form: the API checks the send and names the field it refuses.
+        sent = await control.sendMessage(app.id, {
+          connection_id: connection.id,
+          to: String(fields.get('to')).trim(),
+          ...message,
+        } as SendMessageParams);
+        setRefusal(null);
+      } catch (error) {
+        if (isEmulatorControlError(error)) setRefusal(error);
+        throw error;
+      }
       return `Message ${sent.id} ${sent.status === 'failed' ? `failed: ${sent.error?.code}` : 'queued'}.`;
     });
   };
+  const refusedTo = refusal?.details.field === 'to';
   return (
     <form id="send-form" onSubmit={send}>
       <div class="form-grid">
@@ -91,8 +106,14 @@ export function SendMessageForm({ app }: { app: Application }) {
             type="tel"
             required
             defaultValue="+33612345678"
-            pattern="\+\d{8,15}"
+            aria-invalid={refusedTo}
+            aria-describedby={refusedTo ? 'send-to-error' : undefined}
           />
+          {refusedTo && (
+            <p id="send-to-error" class="field-error">
+              {errorText(refusal)}
+            </p>
+          )}
         </div>
       </div>
       <fieldset>
