@@ -57,6 +57,7 @@ const RECIPES = [
   ['examples/node-http-receiver/src/server.ts', 'packages/e2e/test/examples-recipes.test.ts'],
   ['examples/hono-receiver/src/node-server.ts', 'packages/e2e/test/examples-recipes.test.ts'],
   ['examples/hono-receiver/src/worker.ts', 'packages/e2e/release/install.sh'],
+  ['examples/h3-receiver/src/server.ts', 'packages/e2e/test/examples-recipes.test.ts'],
   [
     'examples/nextjs-receiver/src/app/api/webhooks/parley/route.ts',
     'packages/e2e/test/examples-recipes.test.ts',

@@ -42,6 +42,7 @@ const RECIPES: Recipe[] = [
   nodeRecipe('examples/koa-receiver/src/server.ts'),
   nodeRecipe('examples/node-http-receiver/src/server.ts'),
   nodeRecipe('examples/hono-receiver/src/node-server.ts'),
+  nodeRecipe('examples/h3-receiver/src/server.ts'),
   {
     // Next's own runtime: `next dev` compiles and serves the route handler file as a Next app would
     // (`next build` alone took 2 min 15 s here: 38 s of type check, the rest compiling pages).
