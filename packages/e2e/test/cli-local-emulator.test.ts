@@ -1,8 +1,8 @@
 // Zero set-up (issue 24): after `npx parley-emulator`, `npx parley status` works with nothing set.
 // The built CLI looks for an emulator only when no flag, variable or profile names a key or base
 // URL. Port 4010 is not the test's to own (the root demo test holds it), so the probed origin
-// moves to a port of the test's through the CLI's internal PARLEY_TEST_LOCAL_EMULATOR_ORIGIN;
-// the default origin is held to 127.0.0.1:4010 by src/config/local-emulator.test.ts.
+// moves to a port of the test's through the CLI's internal PARLEY_TEST_LOCAL_EMULATOR_ORIGIN; one
+// test keeps the real default, with the process's fetch sending 127.0.0.1:4010 to the test's port.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
@@ -53,6 +53,35 @@ describe('parley with nothing set, as a process', () => {
     expect(human.code).toBe(0);
     expect(human.stderr).toBe(`using the local emulator at ${origin}\n`);
     expect(human.stdout).toMatch(/^Status\s+authenticated$/m);
+  });
+
+  it('the real default: it probes http://127.0.0.1:4010 and uses its /v1 with the ready key', async () => {
+    // The process's fetch sends what goes to 127.0.0.1:4010 to this test's emulator instead, so
+    // the CLI runs with no override and the test owns no fixed port.
+    const port = new URL(origin).port;
+    const preload = `const real = globalThis.fetch;
+      globalThis.fetch = (input, init) => {
+        const request = new Request(input, init);
+        const url = new URL(request.url);
+        if (url.origin !== 'http://127.0.0.1:4010') return real(request);
+        process.stderr.write('fetched ' + request.method + ' ' + url.pathname + ' ' + (request.headers.get('authorization') ?? '-') + '\\n');
+        url.port = '${port}';
+        return real(new Request(url, request));
+      };`;
+    const result = await runCli(['status', '--json'], {
+      ...NO_CONFIG,
+      NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(preload)}`,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        'fetched GET /_emulator/health -',
+        'using the local emulator at http://127.0.0.1:4010',
+        'fetched GET /v1/status Bearer prl_sandbox_parleyEmulatorDefaultSandboxKey1',
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'authenticated' });
   });
 
   it('nothing answers: exit 3 naming both variables and the emulator values', async () => {
