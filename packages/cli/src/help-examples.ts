@@ -1,6 +1,18 @@
 // Examples shown at the end of each command's --help. Static text, read by the entry: `--help`
 // stays as cheap as any other start (no command module is loaded to show them).
 
+/**
+ * Where the guides are published. The installed package holds no docs folder (its `files` are
+ * dist, README, LICENSE and CHANGELOG), so a message points at the published page, never at
+ * `docs/…`.
+ */
+export const DOCS_URL = 'https://github.com/parley/parley-tooling/blob/main/docs';
+
+/** The published address of a guide, and of one of its sections (a GitHub heading anchor). */
+export function docsLink(page: string, section?: string): string {
+  return `${DOCS_URL}/${page}${section === undefined ? '' : `#${section}`}`;
+}
+
 const CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 const MESSAGE = 'cbe05b35-273d-42ba-8bfa-7cfb469c5e61';
 const APP = 'http://127.0.0.1:3000/webhooks';
@@ -121,7 +133,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   ],
   'emulator status': ['parley emulator status', 'parley emulator status --json'],
   mcp: [
-    'parley mcp   # started by an MCP client (docs/mcp.md): tools on stdio',
+    `parley mcp   # started by an MCP client: tools on stdio (${docsLink('mcp.md')})`,
     'PARLEY_PROFILE=staging parley mcp',
   ],
   config: [
@@ -154,16 +166,4 @@ Keys (saved in the profile named by --profile, else the current one, else "defau
 export function examplesText(path: string): string {
   const examples = HELP_EXAMPLES[path];
   return examples ? `\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}` : '';
-}
-
-/**
- * Where the guides are published. The installed package holds no docs folder (its `files` are
- * dist, README, LICENSE and CHANGELOG), so a message points at the published page, never at
- * `docs/…`.
- */
-export const DOCS_URL = 'https://github.com/parley/parley-tooling/blob/main/docs';
-
-/** The published address of a guide, and of one of its sections (a GitHub heading anchor). */
-export function docsLink(page: string, section?: string): string {
-  return `${DOCS_URL}/${page}${section === undefined ? '' : `#${section}`}`;
 }
