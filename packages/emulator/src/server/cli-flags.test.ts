@@ -99,6 +99,8 @@ Options:
                               (default real)
   --seed <file>               JSON file of workspaces, applications, keys and endpoints to create at
                               start
+  --import <file>             start from an export bundle (GET /_emulator/export): its state, clocks
+                              and activity; at most 64 MiB
   --json                      print one JSON ready line instead of the human summary
   -h, --help                  show this help
   -v, --version               show the version

@@ -12,6 +12,8 @@ import type { EmulatorServerOptions } from './start-server';
 export interface CliFlags {
   server: EmulatorServerOptions;
   seedFile?: string;
+  /** `--import FILE`: an export bundle to start from. */
+  importFile?: string;
   /** `--repair`: drop damaged journal lines of the data dir before starting (only given with `--data-dir`). */
   repair?: true;
   json: boolean;
@@ -165,6 +167,9 @@ const VALUES: Record<ValueName, (flags: CliFlags, value: string) => void> = {
   },
   seed: (flags, value) => {
     flags.seedFile = value;
+  },
+  import: (flags, value) => {
+    flags.importFile = value;
   },
 };
 

@@ -78,6 +78,13 @@ export const EMULATOR_FLAGS = [
     path: true,
     help: 'JSON file of workspaces, applications, keys and endpoints to create at start',
   },
+  {
+    name: 'import',
+    type: 'string',
+    valueName: 'file',
+    path: true,
+    help: 'start from an export bundle (GET /_emulator/export): its state, clocks and activity; at most 64 MiB',
+  },
   { name: 'json', type: 'boolean', help: 'print one JSON ready line instead of the human summary' },
   { name: 'help', short: 'h', type: 'boolean', help: 'show this help' },
   { name: 'version', short: 'v', type: 'boolean', help: 'show the version' },

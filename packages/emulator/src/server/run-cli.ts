@@ -1,3 +1,5 @@
+import { DomainError } from '../domain/domain-error';
+import { printable } from '../store/_printable';
 import { DataDirError, PersistenceError } from '../store/data-dir-errors';
 import { SeedError } from '../store/parse-seed';
 import { EMULATOR_VERSION } from '../version';
@@ -44,6 +46,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 2;
     }
   }
+  if (flags.importFile) {
+    try {
+      const { readBundleFile } = await import('../store/read-bundle-file');
+      Object.assign(options, { import: readBundleFile(flags.importFile) });
+    } catch (error) {
+      io.err(`parley-emulator: ${(error as Error).message}`);
+      return 2;
+    }
+  }
   if (flags.repair) {
     try {
       const { describeRepair, repairDataDir } = await import('../store/repair-data-dir');
@@ -64,6 +75,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof DataDirError || error instanceof PersistenceError) {
       const problem = error instanceof PersistenceError ? error.problem : error.message;
       io.err(`parley-emulator: could not start: ${problem}`);
+      return 2;
+    }
+    // A bundle refused by its check names the place in the file (`messages[3].message.status`).
+    if (flags.importFile && error instanceof DomainError && error.code === 'validation_error') {
+      io.err(`parley-emulator: ${printable(flags.importFile, 200)}: ${error.message}`);
       return 2;
     }
     const seedProblem = error instanceof SeedError;
