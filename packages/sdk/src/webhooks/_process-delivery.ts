@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '../wire/event';
+import { type DeliveryTrace, type TraceableProcessor, traceDeliveries } from './_delivery-span';
 import { eventShapeProblem } from './_event-shape';
 import { ExpiringMap } from './_expiring-map';
 import { queueByKey } from './_queue-by-key';
@@ -84,7 +85,7 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       | ((event: WebhookEvent) => unknown)
       | undefined;
 
-  const route = async (event: WebhookEvent): Promise<DeliveryAnswer> => {
+  const route = async (event: WebhookEvent, trace?: DeliveryTrace): Promise<DeliveryAnswer> => {
     const handle = handlerOf(event.type) ?? onUnhandled;
     if (!handle) return acknowledged('unhandled');
     const message = event.type === 'message.status_updated' ? event.data.message : undefined;
@@ -97,6 +98,7 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
       try {
         await handle(event);
       } catch (error) {
+        trace?.failed(error);
         report(error, event);
         return { status: 500, error: 'handler_failed' };
       }
@@ -108,7 +110,7 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
     });
   };
 
-  return async (method, headers, readBody) => {
+  const process: TraceableProcessor = async (method, headers, readBody, trace) => {
     if (method !== 'POST') return { status: 405 };
     let event: WebhookEvent;
     try {
@@ -129,12 +131,14 @@ export function deliveryProcessor(options: WebhookHandlerOptions): DeliveryProce
     // body that is not JSON is, with what is wrong (only field names, never a value of the body).
     const malformed = eventShapeProblem(event);
     if (malformed) return { status: 400, error: 'invalid_payload', message: malformed };
-    return route(event).catch((error: unknown) => {
+    trace?.verified(event);
+    return route(event, trace).catch((error: unknown) => {
       // A store failed, or reading `on` did (a getter): 500 so Parley retries rather than lose the event.
       report(error, event);
       return { status: 500, error: 'internal_error' };
     });
   };
+  return options.tracer ? traceDeliveries(options.tracer, process) : process;
 }
 
 function memoryDedupeStore(): WebhookDedupeStore {

@@ -1,4 +1,12 @@
 // Entry `@parley/sdk/webhooks`: everything a receiver needs, without the HTTP client.
+export type {
+  OpenTelemetryAttributes,
+  OpenTelemetryContext,
+  OpenTelemetrySpan,
+  OpenTelemetrySpanContext,
+  OpenTelemetrySpanOptions,
+  OpenTelemetryTracer,
+} from '../core/open-telemetry';
 export { isParleyError, ParleyError } from '../errors/parley-error';
 export type {
   ApplicationCreatedEvent,

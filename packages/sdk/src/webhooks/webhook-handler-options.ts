@@ -1,3 +1,4 @@
+import type { OpenTelemetryTracer } from '../core/open-telemetry';
 import type { WebhookEvent, WebhookEventType } from '../wire/event';
 import type { WebhookDedupeStore, WebhookStatusStore } from './webhook-stores';
 
@@ -40,6 +41,11 @@ export interface WebhookHandlerSettings {
    * `payload_too_large` without being kept or verified. Parley's events are a few KB.
    */
   maxBodyBytes?: number | undefined;
+  /**
+   * An OpenTelemetry `Tracer` (`trace.getTracer('my-app')`): each delivery becomes a `CONSUMER`
+   * span, active while your handler runs so its spans nest under it (see docs/webhooks.md).
+   */
+  tracer?: OpenTelemetryTracer | undefined;
 }
 
 /**
