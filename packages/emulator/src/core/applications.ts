@@ -2,9 +2,8 @@ import { DomainError } from '../domain/domain-error';
 import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { controlBody, invalid } from '../domain/input-checks';
 import type { ApplicationRecord } from '../domain/records';
-import type { EmulatorState } from '../store/state';
 import { DEFAULT_WORKSPACE_ID } from './defaults';
-import type { EmulatorCore } from './emulator-core';
+import type { EmulatorCore, StateParts } from './emulator-core';
 
 function nameOf(body: Record<string, unknown>): string {
   const name = body.name;
@@ -16,15 +15,12 @@ function nameOf(body: Record<string, unknown>): string {
 }
 
 /** Whether an application with this id exists (`id` is outside input: any string). */
-export function hasApplication(
-  core: { readonly state: Pick<EmulatorState, 'applications'> },
-  id: string,
-): boolean {
+export function hasApplication(core: StateParts<'applications'>, id: string): boolean {
   return isUuid(id) && core.state.applications[id] !== undefined;
 }
 
 /** 404 unless the application exists. */
-export function findApplication(core: EmulatorCore, id: string): ApplicationRecord {
+export function findApplication(core: StateParts<'applications'>, id: string): ApplicationRecord {
   const app = isUuid(id) ? core.state.applications[id] : undefined;
   if (!app) throw new DomainError('not_found', `No application ${id}.`, { application_id: id });
   return app;

@@ -4,11 +4,14 @@ import { isUuid } from '../domain/ids';
 import { connectionView } from '../domain/live-simulation';
 import { SANDBOX_CONNECTIONS, sandboxConnection, templatesOf } from '../domain/sandbox-fixtures';
 import { findApplication } from './applications';
-import type { EmulatorCore } from './emulator-core';
+import type { StateParts } from './emulator-core';
 import type { Caller } from './keys';
 
+/** What the connection operations read: the simulated live numbers, and applications by id. */
+type ConnectionRecords = StateParts<'connections' | 'applications'>;
+
 /** The connections of the caller's application: the two fixtures in the sandbox. */
-export function listConnections(core: EmulatorCore, caller: Pick<Caller, 'application'>): Connection[] {
+export function listConnections(core: ConnectionRecords, caller: Pick<Caller, 'application'>): Connection[] {
   if (caller.application.environment === 'sandbox') return [...SANDBOX_CONNECTIONS];
   return Object.values(core.state.connections)
     .filter((connection) => connection.application_id === caller.application.id)
@@ -17,7 +20,7 @@ export function listConnections(core: EmulatorCore, caller: Pick<Caller, 'applic
 
 /** One connection of the caller's application (404 `not_found`). */
 export function findConnection(
-  core: EmulatorCore,
+  core: ConnectionRecords,
   caller: Pick<Caller, 'application'>,
   id: string,
 ): Connection {
@@ -35,7 +38,7 @@ export function findConnection(
 
 /** `GET /v1/connections/{id}/templates`: the two every connection carries, then its own. */
 export function listTemplates(
-  core: EmulatorCore,
+  core: ConnectionRecords,
   caller: Pick<Caller, 'application'>,
   connectionId: string,
 ): Template[] {
@@ -50,7 +53,10 @@ export type ConnectionWithTemplates = Connection & { templates: Template[] };
  * `GET /_emulator/applications/{id}/connections`: what `GET /v1/connections` lists for the
  * application (the two sandbox fixtures, or its simulated live numbers), each with its templates.
  */
-export function applicationConnections(core: EmulatorCore, applicationId: string): ConnectionWithTemplates[] {
+export function applicationConnections(
+  core: ConnectionRecords,
+  applicationId: string,
+): ConnectionWithTemplates[] {
   const application = findApplication(core, applicationId);
   return listConnections(core, { application }).map((connection) => ({
     ...connection,

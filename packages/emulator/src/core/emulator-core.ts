@@ -25,6 +25,14 @@ import { WorkspaceClocks } from './workspace-clocks';
 
 export type { Emitted } from './_event-outbox';
 
+/**
+ * The parts of the state an operation reads or changes, as `core.state` gives them: operations
+ * name the records they need (`StateParts<'events'>`) rather than taking the whole core.
+ */
+export interface StateParts<Records extends keyof EmulatorState> {
+  readonly state: Pick<EmulatorState, Records>;
+}
+
 /** What the core is built from. */
 export interface CoreOptions {
   timeline: Timeline;

@@ -1,9 +1,9 @@
 import type { WebhookEvent } from '@parley/sdk';
 import { MAX_RECENT_EVENTS } from '../store/state';
-import type { EmulatorCore } from './emulator-core';
+import type { StateParts } from './emulator-core';
 
 /** Recent events newest first, optionally those routed to one application. */
-export function listEvents(core: EmulatorCore, applicationId: string | undefined): WebhookEvent[] {
+export function listEvents(core: StateParts<'events'>, applicationId: string | undefined): WebhookEvent[] {
   return core.state.events
     .slice(-MAX_RECENT_EVENTS)
     .filter((record) => applicationId === undefined || record.application_ids.includes(applicationId))

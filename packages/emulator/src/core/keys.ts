@@ -5,13 +5,20 @@ import { formatTimestamp, isUuid, newId } from '../domain/ids';
 import { controlBody, invalid } from '../domain/input-checks';
 import type { ApplicationRecord } from '../domain/records';
 import { findApplication } from './applications';
-import type { EmulatorCore } from './emulator-core';
+import type { EmulatorCore, StateParts } from './emulator-core';
 
 /** The authenticated caller of a /v1 request. */
 export interface Caller {
   key: KeyRecord;
   application: ApplicationRecord;
 }
+
+/**
+ * What the key operations work with: the keys, the applications and workspaces they belong to,
+ * the hash index that authenticates them, their rate-limit windows, each workspace's time.
+ */
+type KeyBook = StateParts<'keys' | 'applications' | 'workspaces'> &
+  Pick<EmulatorCore, 'nowIn' | 'hasKeyHash' | 'indexKey' | 'unindexKey' | 'rateLimits'>;
 
 /** A key as the control API shows it (never the key itself, except at creation). */
 export interface KeyView {
@@ -31,7 +38,7 @@ export function keyView(key: KeyRecord, environment: Environment): KeyView {
 }
 
 /** `POST /_emulator/applications/{id}/keys`: the key is in this answer only. */
-export function createKey(core: EmulatorCore, applicationId: string, input: unknown) {
+export function createKey(core: KeyBook, applicationId: string, input: unknown) {
   const app = findApplication(core, applicationId);
   const body = controlBody(input);
   const scopes = parseScopes(body.scopes);
@@ -53,7 +60,7 @@ export function createKey(core: EmulatorCore, applicationId: string, input: unkn
  * `DELETE /_emulator/keys/{id}`: the key stops authenticating at once (401 `invalid_api_key`,
  * DESIGN §2), also for a request of it still reading its body. Its window counts go with it.
  */
-export function revokeKey(core: EmulatorCore, id: string): void {
+export function revokeKey(core: KeyBook, id: string): void {
   const key = isUuid(id) ? core.state.keys[id] : undefined;
   if (!key) throw new DomainError('not_found', `No key ${id}.`, { key_id: id });
   delete core.state.keys[id];
@@ -62,7 +69,7 @@ export function revokeKey(core: EmulatorCore, id: string): void {
 }
 
 /** Stores a key (its hash) and returns its view. */
-export function addKey(core: EmulatorCore, app: ApplicationRecord, key: string, scopes: string[]) {
+export function addKey(core: KeyBook, app: ApplicationRecord, key: string, scopes: string[]) {
   const hash = hashKey(key);
   if (core.hasKeyHash(hash)) invalid('key', 'duplicate', 'This key already exists.');
   const record: KeyRecord = {

@@ -4,11 +4,14 @@ import { isUuid } from '../domain/ids';
 import { newestFirstPage, type PageQuery } from '../domain/list-page';
 import { messageAt } from '../domain/message-lifecycle';
 import type { MessageRecord } from '../domain/records';
-import type { EmulatorCore } from './emulator-core';
+import type { EmulatorCore, StateParts } from './emulator-core';
 import type { Caller } from './keys';
 
+/** What the message reads need: the records, their acceptance order, each workspace's time. */
+type MessageRecords = StateParts<'messages'> & Pick<EmulatorCore, 'messageOrder' | 'nowIn'>;
+
 /** `GET /v1/messages/{id}`: the message as it is now (status from age). */
-export function getMessage(core: EmulatorCore, caller: Caller, id: string): Message {
+export function getMessage(core: MessageRecords, caller: Caller, id: string): Message {
   const record = isUuid(id) ? core.state.messages[id] : undefined;
   if (!record || record.application_id !== caller.application.id) {
     throw new DomainError('not_found', `No message ${id}.`, { message_id: id });
@@ -22,7 +25,7 @@ export function acceptedView(record: MessageRecord): Message {
 }
 
 /** Messages newest first, optionally of one application. */
-export function listMessages(core: EmulatorCore, applicationId: string | undefined): Message[] {
+export function listMessages(core: MessageRecords, applicationId: string | undefined): Message[] {
   return messageRecords(core, applicationId).map((record) =>
     messageAt(record, core.nowIn(record.workspace_id)),
   );
@@ -33,7 +36,7 @@ export function listMessages(core: EmulatorCore, applicationId: string | undefin
  * become messages (`messageAt`), however many are stored (a console polls this).
  */
 export function messagePage(
-  core: EmulatorCore,
+  core: MessageRecords,
   applicationId: string | undefined,
   query: PageQuery,
 ): ListEnvelope<Message> {
@@ -51,7 +54,7 @@ export function messagePage(
  * The records behind {@link listMessages}, newest first: a page of them is turned into messages
  * (`messageAt`) without building the current form of every stored message.
  */
-export function messageRecords(core: EmulatorCore, applicationId: string | undefined): MessageRecord[] {
+export function messageRecords(core: MessageRecords, applicationId: string | undefined): MessageRecord[] {
   const records: MessageRecord[] = [];
   for (let position = core.messageOrder.length - 1; position >= 0; position--) {
     const record = messageOfApplication(core, core.messageOrder[position]!, applicationId);
@@ -62,7 +65,7 @@ export function messageRecords(core: EmulatorCore, applicationId: string | undef
 
 /** The stored message of this id if it belongs to the application (any application when undefined). */
 export function messageOfApplication(
-  core: EmulatorCore,
+  core: StateParts<'messages'>,
   id: string,
   applicationId: string | undefined,
 ): MessageRecord | undefined {

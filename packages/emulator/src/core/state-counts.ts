@@ -1,4 +1,4 @@
-import type { EmulatorCore } from './emulator-core';
+import type { EmulatorCore, StateParts } from './emulator-core';
 
 /** How many records the emulator holds, as `GET /_emulator/health` and the start banner show them. */
 export interface StateCounts {
@@ -12,7 +12,10 @@ export interface StateCounts {
 }
 
 /** Counts the records of the current state; only the pending deliveries take a scan. */
-export function stateCounts(core: EmulatorCore): StateCounts {
+export function stateCounts(
+  core: StateParts<'workspaces' | 'applications' | 'webhooks'> &
+    Pick<EmulatorCore, 'keyCount' | 'messageOrder'>,
+): StateCounts {
   const { state } = core;
   let pending = 0;
   for (const delivery of Object.values(state.webhooks.deliveries))

@@ -2,7 +2,7 @@ import type { RateLimitBucket } from '@parley/sdk';
 import { DAILY_SEND_LIMIT, sendsToday, utcDay } from '../domain/daily-cap';
 import type { BucketReport } from '../domain/rate-limit-window';
 import { findApplication } from './applications';
-import type { EmulatorCore } from './emulator-core';
+import type { EmulatorCore, StateParts } from './emulator-core';
 
 /** One bucket's current window: `reset` in whole seconds. */
 export interface BucketUsage {
@@ -29,7 +29,11 @@ export interface UsageView {
  * `GET /_emulator/usage`: per key the current window, per workspace the sends of today, each in its
  * workspace's time (a window read at another time would be a different window).
  */
-export function usage(core: EmulatorCore, applicationId: string | undefined): UsageView {
+export function usage(
+  core: StateParts<'keys' | 'workspaces' | 'applications' | 'daily_sends'> &
+    Pick<EmulatorCore, 'rateLimits' | 'nowFor' | 'nowIn'>,
+  applicationId: string | undefined,
+): UsageView {
   if (applicationId !== undefined) findApplication(core, applicationId);
   const keys = Object.values(core.state.keys).filter(
     (key) => applicationId === undefined || key.application_id === applicationId,
