@@ -194,6 +194,27 @@ describe.runIf(runBrowserTests)('console layout in Chromium', { timeout: 120_000
     expect(await page.locator('#magic-numbers').textContent()).not.toMatch(/\bspec\b/i);
   });
 
+  it('shows under an endpoint’s URL the description its creator gave it (what `parley listen` is to set)', async () => {
+    // The emulator keeps no description yet: the answer is given one here, as a future emulator would.
+    const description = 'parley listen → http://localhost:3000/webhooks';
+    await page.route('**/_emulator/endpoints?*', async (route) => {
+      const response = await route.fetch();
+      const list = (await response.json()) as { data: object[] };
+      await route.fulfill({
+        response,
+        json: { ...list, data: list.data.map((endpoint) => ({ ...endpoint, description })) },
+      });
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open('endpoints');
+    expect(await page.locator('#endpoint-list td.content .endpoint-description').allTextContents()).toEqual([
+      description,
+    ]);
+    await page.unrouteAll();
+    await open('endpoints');
+    expect(await page.locator('#endpoint-list .endpoint-description').count()).toBe(0);
+  });
+
   it('asks for nothing that is not there: /favicon.ico is a small icon, and no request of the page fails', async () => {
     failed.length = 0;
     await open('timeline');
