@@ -162,7 +162,10 @@ describe.each(RECIPES)('the docs recipe $file', (recipe) => {
       ['delivered', [204]],
       ['delivered', [204]],
     ]);
-    // Three events, four deliveries (one a replay): each handled exactly once, in delivery order.
+    // Three events, four deliveries (one a replay): each handled exactly once, in delivery order. Each
+    // log line is awaited first: output can reach us a hop behind the answer (next dev may pipe its
+    // server's output through itself).
+    for (const each of delivered) await running.app.waitFor(`(${each.event_id})`, 'stdout');
     expect(handled(running.app)).toEqual(delivered.map((each) => each.event_id).reverse());
     expect(running.app.stdout()).toContain(`sent ${message.id} (`);
     expect(running.app.stdout()).toContain(`delivered ${message.id} (`);
