@@ -97,6 +97,33 @@ describe.runIf(runBrowserTests)('console: a message opened whole, in Chromium', 
     expect(pageErrors).toEqual([]);
   });
 
+  it('follows an opened message live: each status joins its history as the clock moves', async () => {
+    const sent = await send('+15550101002');
+    await page.goto(`${server.consoleUrl}#view=messages&app=${appId}&message=${sent.id}`);
+    await page.locator('#live-state', { hasText: 'Live' }).waitFor();
+    const statuses = page.locator('#message-detail #message-statuses li');
+    await statuses.first().waitFor();
+    expect(await statuses.allTextContents()).toEqual(['queued 2030-01-01 00:00:10 UTC']);
+    for (const [steps, last] of [
+      [3, 'delivered 2030-01-01 00:00:15 UTC'],
+      [4, 'read 2030-01-01 00:00:20 UTC'],
+    ] as const) {
+      await page.getByRole('button', { name: '+5 s', exact: true }).click();
+      await statuses
+        .nth(steps - 1)
+        .filter({ hasText: last })
+        .waitFor();
+    }
+    expect(await statuses.allTextContents()).toEqual([
+      'queued 2030-01-01 00:00:10 UTC',
+      'sent 2030-01-01 00:00:12 UTC',
+      'delivered 2030-01-01 00:00:15 UTC',
+      'read 2030-01-01 00:00:20 UTC',
+    ]);
+    await page.locator('#message-detail #message-events li').nth(2).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('a send failed at once has one status, at its creation, and its id button opens it', async () => {
     const failed = await send('+33600000000');
     expect(failed.status).toBe('failed');
@@ -104,8 +131,8 @@ describe.runIf(runBrowserTests)('console: a message opened whole, in Chromium', 
     await page.getByRole('button', { name: `Open message ${failed.id}` }).click();
     const statuses = page.locator('#message-detail #message-statuses li');
     await statuses.first().waitFor();
-    // The clock stood at 10 s when it was sent: failed then, with its event.
-    expect(await statuses.allTextContents()).toEqual(['failed 2030-01-01 00:00:10 UTC']);
+    // The clock stood at 20 s when it was sent: failed then, with its event.
+    expect(await statuses.allTextContents()).toEqual(['failed 2030-01-01 00:00:20 UTC']);
     expect(pageErrors).toEqual([]);
   });
 });

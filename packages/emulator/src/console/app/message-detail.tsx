@@ -21,8 +21,9 @@ export function MessageDetail({
 }) {
   const trail = useLiveData(
     () => loadMessageTrail(app.id, message),
+    // A new status comes with its event: the list's reload brings the status, the event item this.
     [app.id, message.id, message.status],
-    ['message', 'event', 'delivery', 'reset'],
+    ['event', 'delivery', 'reset'],
   );
   const loaded = trail.data;
   return (
