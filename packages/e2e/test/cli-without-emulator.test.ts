@@ -3,7 +3,7 @@
 // every command but `emulator start` on its own: what it takes from `@parley/emulator/control`
 // and `/rules` is bundled. `emulator start` says what to install and exits 3. The packed-tarball
 // version of this check is packages/e2e/release/cli-without-emulator.sh.
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { assertCliBuilt, cliEnv, startNodeProcess } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLI_DIR = fileURLToPath(new URL('../../cli/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MISSING = 'Error: parley emulator start needs @parley/emulator: npm install -D @parley/emulator\n';
 
 let dir: string;
@@ -67,6 +68,52 @@ describe('the built CLI without @parley/emulator installed', () => {
     expect(completion.stdout).toContain('--retry-schedule');
   });
 
+  it('its library types need no emulator: strict tsc of a file using the emulator commands answers', {
+    timeout: 180_000,
+  }, async () => {
+    // A project whose node_modules has the CLI and its type dependencies, and no @parley/emulator.
+    const project = join(dir, 'project');
+    const modules = join(project, 'node_modules');
+    await cp(join(dir, 'cli'), join(modules, '@parley', 'cli'), { recursive: true });
+    const link = async (from: string, name: string) => {
+      await mkdir(join(modules, name, '..'), { recursive: true });
+      await symlink(await realpath(from), join(modules, name));
+    };
+    await link(join(CLI_DIR, 'node_modules', '@parley', 'sdk'), '@parley/sdk');
+    await link(join(CLI_DIR, 'node_modules', 'commander'), 'commander');
+    await link(join(CLI_DIR, 'node_modules', 'chalk'), 'chalk');
+    await link(join(ROOT, 'node_modules', '@types', 'node'), '@types/node');
+    await writeFile(
+      join(project, 'check.ts'),
+      [
+        "import { emulatorStatus, type EmulatorStatus } from '@parley/cli';",
+        'export const version = (status: EmulatorStatus): string => status.version;',
+        'export const run: typeof emulatorStatus = emulatorStatus;',
+        '// @ts-expect-error: a real type, not any',
+        'export const wrong = (status: EmulatorStatus): number => status.version;',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await startNodeProcess(tsc, ['-p', join(project, 'tsconfig.json')], { env: cliEnv({}) })
+      .exited;
+    expect(checked).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('emulator start: says what to install and exits 3, also for --help and --json', async () => {
     for (const args of [[], ['--port', '0'], ['--help']]) {
       const started = await parley(['emulator', 'start', ...args]);
@@ -86,11 +133,10 @@ describe('the built CLI without @parley/emulator installed', () => {
 
 describe('the workspace', () => {
   it('`pnpm parley` builds the emulator with the CLI: a workspace peer is in the closure', async () => {
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
-    const { workspaceClosure } = (await import(`${root}scripts/_built-packages.mjs`)) as {
+    const { workspaceClosure } = (await import(`${ROOT}scripts/_built-packages.mjs`)) as {
       workspaceClosure(root: string, folder: string): Set<string>;
     };
-    expect([...workspaceClosure(root, 'packages/cli')].sort()).toEqual([
+    expect([...workspaceClosure(ROOT, 'packages/cli')].sort()).toEqual([
       'packages/cli',
       'packages/emulator',
       'packages/sdk',
