@@ -322,6 +322,10 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
         await page.locator(`section#${name}`).waitFor();
         await page.locator('main .load-error').waitFor({ state: 'detached' });
         if (name === 'timeline') await page.locator('#timeline-list tr').nth(3).getByRole('button').click();
+        if (name === 'messages') {
+          await page.locator('#message-list tr[data-message-id] button').first().click();
+          await page.locator('#message-detail #message-statuses li').first().waitFor();
+        }
         if (name === 'deliveries') await page.locator('#delivery-list summary').first().click();
         if (name === 'connections') {
           await page.locator('#app-select').selectOption({ label: 'Live views app (live)' });
