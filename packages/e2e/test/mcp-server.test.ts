@@ -2,6 +2,7 @@
 // emulator with a frozen clock: the tool and resource lists, every tool, schema errors, the API's
 // errors, live keys refused, no secret in any result after its creation, and a scripted agent.
 
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -196,6 +197,62 @@ describe('parley mcp: what it offers', () => {
   });
 });
 
+describe('parley mcp: stdout is the protocol alone', () => {
+  it('every line on stdout is a JSON-RPC message; the start-up line and the SDK log go to stderr; stdin closed ends it with 0', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--verbose'], {
+      env: cliEnv({
+        XDG_CONFIG_HOME: '/nonexistent',
+        PARLEY_API_KEY: server.sandboxKey,
+        PARLEY_BASE_URL: server.baseUrl,
+      }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const answers = () => stdout.split('\n').filter(Boolean);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    await expect.poll(answers, { timeout: 15_000 }).toHaveLength(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_status', arguments: {} } });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'get_message', arguments: { id: 'nope' } },
+    });
+    await expect.poll(answers, { timeout: 15_000 }).toHaveLength(3);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const messages = answers().map((line) => JSON.parse(line));
+    expect(messages.map((message) => [message.jsonrpc, message.id])).toEqual([
+      ['2.0', 1],
+      ['2.0', 2],
+      ['2.0', 3],
+    ]);
+    expect(messages[0].result.serverInfo).toMatchObject({ name: 'parley' });
+    expect(messages[2].result.isError).toBe(true);
+    // --verbose: the SDK's request log, on stderr, without the key.
+    expect(stderr).toMatch(
+      /^parley mcp: serving http:\/\/127\.0\.0\.1:\d+\/v1 \(key from PARLEY_API_KEY, emulator tools on\) on stdio$/m,
+    );
+    expect(stderr).toMatch(/GET .*\/v1\/status/);
+    expect(stderr).not.toContain(server.sandboxKey);
+  });
+});
+
 describe('parley mcp: the API tools', () => {
   it('send_message → advance_clock 5s → get_message is delivered; the Idempotency-Key is returned and repeats the send', async () => {
     const session = await openSession();
@@ -283,6 +340,20 @@ describe('parley mcp: the API tools', () => {
 });
 
 describe('parley mcp: keys', () => {
+  it('with no key and no base URL anywhere, serves the emulator found on loopback with its sandbox key', async () => {
+    const session = await openSession({
+      PARLEY_API_KEY: undefined,
+      PARLEY_BASE_URL: undefined,
+      // The CLI's test override of 127.0.0.1:4010, which a test cannot own.
+      PARLEY_TEST_LOCAL_EMULATOR_ORIGIN: new URL(server.baseUrl).origin,
+    });
+    expect((await session.ok('get_status')).environment).toBe('sandbox');
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toContain('advance_clock');
+    await expect
+      .poll(() => session.stderr(), { timeout: 15_000 })
+      .toContain(`(key from the local emulator at ${new URL(server.baseUrl).origin}, emulator tools on)`);
+  });
+
   it('a live key is refused at start (exit 3, nothing on stdout, even with --json); --allow-live serves it', async () => {
     const app = await control().createApplication({ name: 'Live', environment: 'live' });
     const { key } = await control().createKey(app.id, { accept_agreement: true });

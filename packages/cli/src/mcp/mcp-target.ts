@@ -37,12 +37,18 @@ const PROBE_TIMEOUT_MS = 1_500;
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
- * Resolves the key, base URL and profile as every command does (flag > env > profile), refuses a
+ * Resolves the key, base URL and profile as every command does (flag > env > profile, else the
+ * emulator on 127.0.0.1:4010), refuses a
  * live key without `--allow-live`, and builds the SDK client and the control client. The SDK
  * logs to stderr: stdout carries the protocol alone.
  */
 export async function openMcpTarget(options: McpOptions, context: CommandContext): Promise<McpTarget> {
-  const credentials = await resolveCredentials(options, context.env);
+  // With nothing set, an emulator answering on 127.0.0.1:4010 gives both (as for every API command).
+  const credentials = await resolveCredentials(
+    options,
+    context.env,
+    context.fetch ? { fetch: context.fetch } : {},
+  );
   if (credentials.apiKey.startsWith('prl_live_') && !options.allowLive) {
     throw new ExitError(
       EXIT.config,
