@@ -217,6 +217,31 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
         .command('status')
         .description("the emulator's health, clock and what it holds")
         .action(lazy(() => import('./commands/emulator/status')));
+      emulator
+        .command('export')
+        .description("save the emulator's state, clocks and activity as one bundle (JSON) to share or import")
+        .option('--workspace <id>', 'only this workspace: its records, its clock, its activity')
+        .option('--out <file>', 'write the bundle to this file (mode 0600) instead of printing it')
+        .option(
+          '--include-secrets',
+          "keep endpoints' signing secrets, so deliveries are signed the same way after import",
+        )
+        .action(lazy(() => import('./commands/emulator/export')));
+      emulator
+        .command('import')
+        .description("make a bundle of `parley emulator export` the running emulator's state")
+        .argument('<file>', 'the bundle (at most 64 MiB)')
+        .action(lazy(() => import('./commands/emulator/import'), ['file']));
+      emulator
+        .command('har')
+        .description(
+          "the emulator's recent /v1 traffic as HAR 1.2 (keys and secrets masked), for a browser's network panel",
+        )
+        .option('--out <file>', 'write the HAR to this file (mode 0600) instead of printing it')
+        .option('--since <time>', 'only requests at or after this emulator time (ISO 8601)')
+        .option('--workspace <id>', "only this workspace's traffic")
+        .option('--deliveries', 'also the webhook delivery attempts')
+        .action(lazy(() => import('./commands/emulator/har')));
       const faults = emulator
         .command('faults')
         .description('inject errors, hangs, drops and delays into /v1 requests');

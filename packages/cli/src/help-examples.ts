@@ -132,6 +132,18 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     `parley emulator chaos ${ENDPOINT} --off`,
   ],
   'emulator status': ['parley emulator status', 'parley emulator status --json'],
+  'emulator export': [
+    'parley emulator export --out bug-1234.json   # attach it to the bug report',
+    `parley emulator export --workspace ${WORKSPACE} --include-secrets --out ws.json`,
+  ],
+  'emulator import': [
+    'parley emulator import bug-1234.json',
+    'parley emulator start --import bug-1234.json   # or start from it',
+  ],
+  'emulator har': [
+    'parley emulator har --out traffic.har   # open it in a browser network panel',
+    'parley emulator har --deliveries --since 2026-10-14T09:30:00Z --out traffic.har',
+  ],
   mcp: [
     `parley mcp   # started by an MCP client: tools on stdio (${docsLink('mcp.md')})`,
     'PARLEY_PROFILE=staging parley mcp',

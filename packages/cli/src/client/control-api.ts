@@ -3,6 +3,8 @@ import {
   type CreateFaultInput,
   createControlClient,
   type EndpointView,
+  type ExportOptions,
+  type HarOptions,
   isControlResponseError,
   isEmulatorControlError,
 } from '@parley/emulator/control';
@@ -94,6 +96,9 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
           ...(secret === undefined ? {} : { secret }),
         }),
       ),
+    exportState: (options: ExportOptions) => call('GET /_emulator/export', () => client.export(options)),
+    importState: (bundle: unknown) => call('the bundle', () => client.import(bundle)),
+    har: (options: HarOptions) => call('GET /_emulator/har', () => client.har(options)),
     /** True when the endpoint is gone (removed now, or already). Never throws: it runs on the way out. */
     async deleteEndpoint(id: string): Promise<boolean> {
       return client.deleteEndpoint(id).then(
