@@ -3,6 +3,11 @@
 // esbuild for target es2022, minified, gzip level 9. A size does not depend on the machine, so
 // each row's ratio is its size in KB (baseline: 1024 bytes). ky alone, the webhooks entry and
 // standardwebhooks are references. Needs the built dist.
+//
+// The OpenTelemetry code is a dynamic import reached only through the `tracer`/`meter` options:
+// a single-file bundle (the rows with goals) still inlines it, a splitting bundler (Vite, Rollup,
+// webpack; esbuild with `splitting`) puts it in a chunk of its own that an app without a tracer
+// never loads. Two reference rows show that case: the app's chunk and the lazy one.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +18,17 @@ import { benchRow, isMain, printRows } from './_rows.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** gzip bytes of `entryCode` bundled from `appDir` (where `@parley/sdk` is installed). */
-async function gzippedSize(entryCode, appDir) {
+/**
+ * gzip bytes of each file of `entryCode` bundled from `appDir` (where `@parley/sdk` is
+ * installed): one file, or with `splitting` the app's chunk first, then the lazy ones.
+ */
+async function gzippedSizes(entryCode, appDir, splitting = false) {
   const result = await build({
     stdin: { contents: entryCode, resolveDir: appDir, loader: 'js' },
     bundle: true,
     minify: true,
+    splitting,
+    outdir: join(appDir, 'out'),
     platform: 'browser',
     target: 'es2022',
     format: 'esm',
@@ -27,7 +37,10 @@ async function gzippedSize(entryCode, appDir) {
     // The references (ky, standardwebhooks) are not the app's dependencies: found in the SDK's.
     nodePaths: [join(packageDir, 'node_modules')],
   });
-  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+  const files = [...result.outputFiles].sort(
+    (a, b) => +b.path.endsWith('stdin.js') - +a.path.endsWith('stdin.js'),
+  );
+  return files.map((file) => gzipSync(file.contents, { level: 9 }).length);
 }
 
 /** The figures as rows: `{ Parley }` ≤ 12 KB and the whole SDK ≤ 16 KB, then the references. */
@@ -51,12 +64,25 @@ export async function bundleRows() {
       ['standardwebhooks', "export * from 'standardwebhooks';", null],
     ];
     const rows = [];
+    const row = (name, bytes, goal) =>
+      benchRow({ name: `${name} KB min+gz`, value: bytes, baseline: 1024, goal, direction: 'max' });
     for (const [name, code, goal] of subjects) {
-      const bytes = await gzippedSize(code, appDir);
-      rows.push(
-        benchRow({ name: `${name} KB min+gz`, value: bytes, baseline: 1024, goal, direction: 'max' }),
-      );
+      const [bytes] = await gzippedSizes(code, appDir);
+      rows.push(row(name, bytes, goal));
     }
+    const [appChunk, ...lazyChunks] = await gzippedSizes(
+      "export { Parley } from '@parley/sdk';",
+      appDir,
+      true,
+    );
+    rows.push(row('@parley/sdk { Parley }, splitting bundler: app chunk', appChunk, null));
+    rows.push(
+      row(
+        '  + OpenTelemetry chunk, loaded with a tracer/meter',
+        lazyChunks.reduce((a, b) => a + b, 0),
+        null,
+      ),
+    );
     return rows;
   } finally {
     rmSync(appDir, { recursive: true, force: true });

@@ -24,12 +24,17 @@ afterAll(() => {
   rmSync(appDir, { recursive: true, force: true });
 });
 
-/** The minified browser bundle of an app whose whole code is `entry`. */
-async function appBundle(entry: string): Promise<string> {
+/**
+ * The minified browser bundle of an app whose whole code is `entry`: one file, or with
+ * `splitting` the app's chunk followed by the chunks it loads lazily.
+ */
+async function appBundles(entry: string, splitting: boolean): Promise<string[]> {
   const result = await build({
     stdin: { contents: entry, resolveDir: appDir, loader: 'js' },
     bundle: true,
     minify: true,
+    splitting,
+    outdir: join(appDir, 'out'),
     platform: 'browser',
     target: 'es2022',
     format: 'esm',
@@ -38,7 +43,13 @@ async function appBundle(entry: string): Promise<string> {
     // ky is the package's dependency, not the app's: found where the package's are.
     nodePaths: [join(packageDir, 'node_modules')],
   });
-  return result.outputFiles[0]!.text;
+  const isApp = (path: string) => +path.endsWith('stdin.js');
+  return [...result.outputFiles].sort((a, b) => isApp(b.path) - isApp(a.path)).map((file) => file.text);
+}
+
+/** The single-file minified browser bundle of an app whose whole code is `entry`. */
+async function appBundle(entry: string): Promise<string> {
+  return (await appBundles(entry, false))[0]!;
 }
 
 describe('an app that imports only { Parley }', () => {
@@ -78,5 +89,21 @@ describe('an app that imports only { Parley }', () => {
     ]) {
       expect(code).toContain(`"${name}"`);
     }
+  });
+});
+
+// The OpenTelemetry code is a dynamic import reached only through the `tracer`/`meter` options.
+// A splitting bundler (Vite, Rollup, webpack, esbuild --splitting) leaves it out of the app's
+// chunk: an app that traces nothing never loads it. A single-file bundle inlines it (+1.4 KB
+// gzip, bench/bundle-size.mjs); the hook left in the client is ~0.15 KB.
+describe('an app that imports { Parley } and traces nothing', () => {
+  it('gets the OpenTelemetry code in a lazy chunk, not in its own, with a splitting bundler', async () => {
+    const [app, ...lazy] = await appBundles("export { Parley } from '@parley/sdk';", true);
+    expect(app).toContain('parley-sdk-js/');
+    for (const tracingText of ['traceparent', 'http.client.request.duration', 'url.template']) {
+      expect(app).not.toContain(tracingText);
+      expect(lazy.join('\n')).toContain(tracingText);
+    }
+    expect(lazy).toHaveLength(1);
   });
 });
