@@ -1132,16 +1132,26 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
           at: '',
         },
       );
-      await refused(
-        method,
-        template,
-        { id, raw: paddedBody(MAX_BODY_BYTES + 1) },
-        {
-          status: 413,
-          code: 'payload_too_large',
-          at: '*',
-        },
-      );
+      if (template === '/import') {
+        // A bundle is not bound by the 100 KiB of other bodies (its own 64 MiB: see its test).
+        await refused(
+          method,
+          template,
+          { raw: paddedBody(MAX_BODY_BYTES + 1) },
+          { ...invalid('format', 'unknown_format', '*'), at: '*' },
+        );
+      } else {
+        await refused(
+          method,
+          template,
+          { id, raw: paddedBody(MAX_BODY_BYTES + 1) },
+          {
+            status: 413,
+            code: 'payload_too_large',
+            at: '*',
+          },
+        );
+      }
       const deep = await refused(
         method,
         template,
@@ -1219,6 +1229,74 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
     await main.emulator.idle();
   });
 
+  it('export, import (the same state back) and the HAR of the traffic', async () => {
+    const bundle = await ok<Record<string, unknown>>('get', '/export', 200, {
+      query: { include_secrets: 'true' },
+    });
+    expect(bundle).toMatchObject({ format: 'parley-emulator-bundle', version: 1, secrets_included: true });
+    await ok('get', '/export', 200, { query: { workspace_id: ids.workspace } });
+    await refused(
+      'get',
+      '/export',
+      { query: { include_secrets: 'maybe' } },
+      invalid('include_secrets', 'invalid_format', 'query.include_secrets'),
+    );
+    await refused(
+      'get',
+      '/export',
+      { query: { workspace_id: UNKNOWN_ID } },
+      { status: 404, code: 'not_found', at: null },
+    );
+    expect(await ok('post', '/import', 200, { body: bundle })).toMatchObject({ ok: true, new_secrets: 0 });
+    await refused(
+      'post',
+      '/import',
+      { body: { ...bundle, version: 2 } },
+      invalid('version', 'unsupported_version', 'body.version'),
+    );
+    await refused(
+      'post',
+      '/import',
+      { body: { ...bundle, clock: { mode: 'frozen', now: 'soon' } } },
+      invalid('clock.now', 'expected an ISO 8601 UTC time between 1970 and 9999', null),
+    );
+    expect(await ok('get', '/har', 200, { query: { deliveries: 'true' } })).toMatchObject({
+      log: { version: '1.2' },
+    });
+    await refused('get', '/har', { query: { since: 'soon' } }, invalid('since', 'invalid_format', null));
+    await refused(
+      'get',
+      '/har',
+      { query: { deliveries: 'maybe' } },
+      invalid('deliveries', 'invalid_format', 'query.deliveries'),
+    );
+    await refused(
+      'get',
+      '/har',
+      { query: { workspace_id: UNKNOWN_ID } },
+      { status: 404, code: 'not_found', at: null },
+    );
+    // A bundle may hold 64 MiB: a body declared one byte past it is refused before it is read. Sent
+    // straight to the emulator: Prism would read (and parse) the whole body first.
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${main.url}/_emulator/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024 + 1) },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on('error', (error) => {
+        if (!request.destroyed) reject(error);
+      });
+      request.write('{');
+    });
+    expect(status).toBe(413);
+    producedDirectly.set('POST /import', new Set([String(status)]));
+  });
+
   it('every operation of the description was driven, and produced every status it documents', () => {
     const driven = new Set([...produced.keys(), ...producedDirectly.keys()]);
     expect([...driven].sort()).toEqual(operations.map((operation) => operation.name).sort());
@@ -1229,8 +1307,11 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
         .map((status) => `${name} → ${status}`),
     );
     expect(missing).toEqual([]);
-    // Only the stream's 200 came without Prism.
-    expect([...producedDirectly]).toEqual([['GET /stream', new Set(['200'])]]);
+    // Only the stream's 200 and the import's 413 (64 MiB) came without Prism.
+    expect([...producedDirectly]).toEqual([
+      ['GET /stream', new Set(['200'])],
+      ['POST /import', new Set(['413'])],
+    ]);
   });
 
   it('each operation is the function of emulator.control of its name, and each function an operation', () => {
