@@ -54,6 +54,68 @@ const expected = {
   notFoundGuard: true,
 };
 
+// One traced call through a structural tracer (no OpenTelemetry package): the telemetry code is a
+// lazy chunk in the ESM builds and inlined in the CJS ones; each must load it and send traceparent.
+const traced = (sdk: string) => `
+  const spans = [];
+  const tracer = {
+    startSpan(name, options, context) {
+      const spanId = String(spans.length + 1).padStart(16, '0');
+      const parent = context?.getValue(Symbol.for('OpenTelemetry Context Key SPAN'));
+      const span = {
+        name, kind: options.kind, parent: parent ? parent.spanContext().spanId : null, ended: false,
+        spanContext: () => ({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId, traceFlags: 1 }),
+        setAttribute() {}, setAttributes() {}, setStatus() {}, recordException() {}, updateName() {},
+        end() { span.ended = true; },
+      };
+      spans.push(span);
+      return span;
+    },
+    startActiveSpan(name, options, run) { return run(this.startSpan(name, options)); },
+  };
+  let traceparent;
+  const parley = new ${sdk}.Parley({
+    apiKey: 'prl_sandbox_0123456789abcdefghijABCDEFGHIJkl',
+    baseUrl: 'http://127.0.0.1:4010/v1',
+    tracer,
+    fetch: async (input, init) => {
+      traceparent = new Request(input, init).headers.get('traceparent');
+      return Response.json({ application_id: 'app_1' });
+    },
+  });
+  await parley.status.get();
+  console.log(JSON.stringify({ traceparent, spans: spans.map(({ name, kind, parent, ended }) => [name, kind, parent, ended]) }));
+`;
+
+const tracedCall = {
+  traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000002-01',
+  spans: [
+    ['GET /v1/status', 2, null, true],
+    ['GET /v1/status', 2, '0000000000000001', true],
+  ],
+};
+
+describe('built dist with a tracer', () => {
+  it.each([
+    ['ESM, node condition', 'esm', `const sdk = await import('@parley/sdk'); ${traced('sdk')}`],
+    [
+      'ESM, default build',
+      'esm',
+      `const sdk = await import(${JSON.stringify(dist('index.js'))}); ${traced('sdk')}`,
+    ],
+    [
+      'CJS, node condition',
+      'cjs',
+      `(async () => { const sdk = require('@parley/sdk'); ${traced('sdk')} })();`,
+    ],
+  ] as const)(
+    '%s: loads the telemetry code, makes the call and attempt spans, sends traceparent',
+    (_name, kind, code) => {
+      expect(run(kind, code)).toEqual(tracedCall);
+    },
+  );
+});
+
 describe('built dist', () => {
   it('ESM under the node condition resolves to dist/node and works', () => {
     const result = run(

@@ -1,3 +1,5 @@
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -258,6 +260,26 @@ describe('a client with a tracer', () => {
     expect(call.name).toBe('GET /v1/connections/{id}/templates');
     expect(call.attributes['url.full']).toBe(`${TEST_BASE_URL}/connections/c%2F1/templates`);
     expect(server.requests.map((request) => request.headers.has('traceparent'))).toEqual([true, false]);
+  });
+
+  it('is a child of the span active when the call was made (a context manager registered)', async () => {
+    server.on('GET', '/status', { body: status });
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    try {
+      await tracer.startActiveSpan('checkout', async (checkout) => {
+        await server.client({ tracer }).status.get();
+        checkout.end();
+      });
+    } finally {
+      context.disable();
+    }
+    const spans = exporter.getFinishedSpans();
+    const checkout = spans.find((span) => span.name === 'checkout')!;
+    const call = spans.find((span) => span.parentSpanContext?.spanId === checkout.spanContext().spanId)!;
+    expect(call.name).toBe('GET /v1/status');
+    const attempts = spans.filter((span) => span.parentSpanContext?.spanId === call.spanContext().spanId);
+    expect(attempts).toHaveLength(1);
+    expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
   });
 
   it('carries the attempt span ids on its log line', async () => {
