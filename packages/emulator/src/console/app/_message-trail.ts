@@ -31,12 +31,17 @@ export async function loadMessageTrail(applicationId: string, message: Message):
   );
   const own = events.items.filter((event) => aboutMessage(event, message.id)).reverse();
   const eventIds = new Set(own.map((event) => event.id));
+  // Deliveries are listed newest first, an event's made together when it is: once a page ends past
+  // the oldest event's deliveries, the rest are of older events.
+  const oldest = own[0]?.id;
   const deliveries =
-    own.length === 0
+    oldest === undefined
       ? { items: [], complete: true }
       : await pagesUntil(
           (page) => control.listDeliveries({ applicationId, ...page }),
-          () => false,
+          (page) =>
+            page.data.some((delivery) => delivery.event_id === oldest) &&
+            page.data[page.data.length - 1]?.event_id !== oldest,
         );
   return {
     events: own,
