@@ -1,7 +1,9 @@
 import { type ReceivedRequest, startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { failingDisk } from '../_testing/failing-disk';
 import { createAppWithKey, T0, testEmulator, textSend } from '../_testing/test-emulator';
 import { loadDirectory } from '../store/_load-directory';
+import { filePersistence } from '../store/file-persistence';
 import { BUNDLE_VERSION, MAX_BUNDLE_BYTES, type StateBundle } from './bundle-types';
 
 let receiver: TestReceiver;
@@ -193,6 +195,8 @@ describe('export then import', () => {
       counts: { messages: 5 },
       new_secrets: 0,
     });
+    // The traffic before the import was another state's: the HAR starts empty.
+    expect((await target.emulator.control.har()).log.entries).toEqual([]);
     const ids = { first: state.first, workspaceId: state.workspace.id, liveKey: state.live.key };
     const [copyAnswers, originalAnswers] = [await answers(target, ids), await answers(original, ids)];
     // The import's own control item joins the activity after the bundle's items.
@@ -269,6 +273,45 @@ describe('export then import', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test('a data dir that cannot be written: the import is a 500 and the previous state comes back', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'parley-import-disk-'));
+  try {
+    const original = testEmulator();
+    await richState(original);
+    const bundle = await original.emulator.control.export({ includeSecrets: true });
+    const disk = failingDisk();
+    const target = testEmulator({ dataDir: dir }, filePersistence({ dataDir: dir, disk: disk.writes }));
+    await target.send(textSend({ text: 'before' }));
+    await target.call('GET', '/v1/status');
+    await target.emulator.idle();
+    const before = await target.emulator.control.export();
+    const harBefore = await target.emulator.control.har();
+    disk.state.snapshotsFail = true;
+    const answer = await target.call('POST', '/_emulator/import', { key: null, body: bundle });
+    expect(answer.status).toBe(500);
+    expect(answer.body.error.code).toBe('internal_error');
+    disk.state.snapshotsFail = false;
+    const after = await target.emulator.control.export();
+    expect({ ...after, activity: null }).toEqual({ ...before, activity: null });
+    // The same items; their seq moved on past the import's own, as a feed's numbers never go back.
+    const unnumbered = (items: readonly { seq: number }[]) => items.map(({ seq: _seq, ...item }) => item);
+    // …and the refused call's own item after them.
+    expect(after.activity.items.at(-1)).toMatchObject({
+      kind: 'control',
+      path: '/_emulator/import',
+      status: 500,
+    });
+    expect(unnumbered(after.activity.items.slice(0, -1))).toEqual(unnumbered(before.activity.items));
+    expect((await target.emulator.control.har()).log.entries).toHaveLength(harBefore.log.entries.length);
+    await target.emulator.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('bad bundles are refused with the path in the file, and change nothing', () => {

@@ -6,6 +6,7 @@ import { BUNDLE } from '../store/_bundle-shape';
 import { describeProblem } from '../store/_shape';
 import { createEmptyState, type EmulatorState, MAX_RECENT_EVENTS } from '../store/state';
 import type { EndpointRecord } from '../store/webhook-state';
+import { exchangesOf } from './_exchange-ring';
 import type { ActivityItem } from './activity-feed';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, type ImportView, type StateBundle } from './bundle-types';
 import type { EmulatorCore } from './emulator-core';
@@ -240,6 +241,8 @@ export async function applyBundle(
     });
     throw error;
   }
+  // The traffic of the state that was is not this one's (kept until the import is sure to stand).
+  exchangesOf(core).clear();
   return {
     ok: true,
     format: BUNDLE_FORMAT,
