@@ -3,6 +3,7 @@
 // errors, live keys refused, no secret in any result after its creation, and a scripted agent.
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -242,7 +243,8 @@ describe('parley mcp: stdout is the protocol alone', () => {
       ['2.0', 2],
       ['2.0', 3],
     ]);
-    expect(messages[0].result.serverInfo).toMatchObject({ name: 'parley' });
+    const { version } = JSON.parse(readFileSync(new URL('../../cli/package.json', import.meta.url), 'utf8'));
+    expect(messages[0].result.serverInfo).toEqual({ name: 'parley', title: 'Parley', version });
     expect(messages[2].result.isError).toBe(true);
     // --verbose: the SDK's request log, on stderr, without the key.
     expect(stderr).toMatch(

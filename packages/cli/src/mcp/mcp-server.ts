@@ -1,5 +1,4 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { version } from '../../package.json';
 import { registerPrompts } from './_prompts';
 import { registerResources } from './_resources';
 import { toolFailure, toolResult } from './_tool-output';
@@ -13,7 +12,7 @@ import { MCP_TOOLS } from './tool-catalog';
  * is `{ error: { code, message, request_id } }`, never a stack; no result holds a key or a secret
  * but the new endpoint's.
  */
-export function createMcpServer(target: McpTarget): McpServer {
+export function createMcpServer(target: McpTarget, version: string): McpServer {
   const server = new McpServer(
     { name: 'parley', title: 'Parley', version },
     {

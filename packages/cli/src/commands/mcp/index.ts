@@ -7,6 +7,8 @@ export interface McpCommandOptions {
   baseUrl?: string;
   profile?: string;
   allowLive?: boolean;
+  /** The CLI's version, shown to the client as the server's. */
+  version?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export async function mcp(options: McpCommandOptions, context: CommandContext): 
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
   const target = await openMcpTarget(options, context);
-  const server = createMcpServer(target);
+  const server = createMcpServer(target, options.version ?? '0.0.0');
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -39,4 +41,13 @@ export async function mcp(options: McpCommandOptions, context: CommandContext): 
   return undefined;
 }
 
-export default defineCommand({ run: mcp, longRunning: true });
+export default defineCommand({
+  run: mcp,
+  longRunning: true,
+  // The version the program was given: importing package.json here would put it in a chunk that
+  // `parley --version` then has to load.
+  parse: ({ flags, args, command }): McpCommandOptions => {
+    const version = command.parent?.version();
+    return { ...flags, ...args, ...(version === undefined ? {} : { version }) };
+  },
+});
