@@ -208,3 +208,34 @@ describe('real clock', () => {
     second.stop();
   });
 });
+
+describe('jumpTo (an import)', () => {
+  test('a frozen clock stands at the time given, back or forth, and runs nothing by the jump', async () => {
+    const timeline = createTimeline({ mode: 'frozen', now: T0 });
+    const ran: number[] = [];
+    timeline.scheduler.schedule(T0 + 1_000, () => {
+      ran.push(timeline.clock.now());
+    });
+    timeline.jumpTo(T0 + 5_000);
+    expect(timeline.clock.now()).toBe(T0 + 5_000);
+    expect(ran).toEqual([]);
+    timeline.clearJobs();
+    timeline.jumpTo(T0 - 60_000);
+    expect(timeline.clock.now()).toBe(T0 - 60_000);
+    await timeline.clock.advance(1);
+    expect(timeline.clock.now()).toBe(T0 - 59_999);
+    expect(timeline.snapshot()).toMatchObject({ mode: 'frozen', frozenAt: T0 - 59_999 });
+    timeline.stop();
+  });
+
+  test('a real clock runs on from the time given', () => {
+    const timeline = createTimeline({ mode: 'real', now: T0 });
+    const target = Date.UTC(2030, 0, 1);
+    timeline.jumpTo(target);
+    const now = timeline.clock.now();
+    // Generous: only that it starts at the target and has not run off (no wall-time lower bound).
+    expect(now).toBeGreaterThanOrEqual(target);
+    expect(now).toBeLessThan(target + 60_000);
+    timeline.stop();
+  });
+});
