@@ -921,6 +921,101 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
     );
   });
 
+  it('conversations: the customer writes (sandbox and live), the threads, one thread', async () => {
+    const customer = '+33698765432';
+    const write = (id: string, body: unknown) =>
+      ok('post', '/applications/{id}/conversation/messages', 201, { id, body });
+    expect(
+      await write(DEFAULT_APPLICATION_ID, {
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        from: customer,
+        text: 'hi',
+      }),
+    ).toMatchObject({ direction: 'inbound', from: customer, text: 'hi', livemode: false });
+    expect(
+      await write(ids.liveApplication, {
+        connection_id: ids.connection,
+        from: customer,
+        text: '🙂'.repeat(4096),
+      }),
+    ).toMatchObject({ direction: 'inbound', from: customer, livemode: true });
+    await ok('post', '/applications/{id}/messages', 202, {
+      id: DEFAULT_APPLICATION_ID,
+      body: {
+        type: 'template',
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        to: customer,
+        template: { name: 'hello_world', language: 'en' },
+      },
+    });
+    const threads = await ok<ListEnvelope<{ customer: string }>>(
+      'get',
+      '/applications/{id}/conversations',
+      200,
+      {
+        id: DEFAULT_APPLICATION_ID,
+        query: { connection_id: SANDBOX_ACTIVE_CONNECTION_ID, limit: '100' },
+      },
+    );
+    expect(threads.data[0]).toMatchObject({ customer, last_direction: 'outbound', message_count: 2 });
+    await ok('get', '/applications/{id}/conversations', 200, { id: ids.liveApplication });
+    const sandboxThread = await ok('get', '/applications/{id}/conversation', 200, {
+      id: DEFAULT_APPLICATION_ID,
+      query: { connection_id: SANDBOX_ACTIVE_CONNECTION_ID, number: customer },
+    });
+    expect(sandboxThread).toMatchObject({
+      window: null,
+      daily_cap: null,
+      items: [{}, { template_body: 'Hello from Parley! This is a test message.' }],
+    });
+    const liveThread = await ok('get', '/applications/{id}/conversation', 200, {
+      id: ids.liveApplication,
+      query: { connection_id: ids.connection, number: customer },
+    });
+    expect(liveThread).toMatchObject({
+      window: { open: true, remaining_ms: 86_400_000 },
+      daily_cap: { limit: 1000 },
+    });
+
+    await refused(
+      'get',
+      '/applications/{id}/conversations',
+      { id: DEFAULT_APPLICATION_ID, query: { limit: '0' } },
+      invalid('limit', 'invalid_value', 'query.limit'),
+    );
+    await refused(
+      'get',
+      '/applications/{id}/conversation',
+      { id: DEFAULT_APPLICATION_ID, query: { connection_id: SANDBOX_ACTIVE_CONNECTION_ID, number: '0612' } },
+      invalid('number', 'invalid_format', 'query.number'),
+    );
+    await refused(
+      'get',
+      '/applications/{id}/conversation',
+      { id: DEFAULT_APPLICATION_ID, query: { connection_id: ids.connection, number: customer } },
+      { status: 404, code: 'not_found', at: null },
+    );
+    const refuse = (body: unknown, refusal: Refusal) =>
+      refused(
+        'post',
+        '/applications/{id}/conversation/messages',
+        { id: DEFAULT_APPLICATION_ID, body },
+        refusal,
+      );
+    const typed = { connection_id: SANDBOX_ACTIVE_CONNECTION_ID, from: customer, text: 'hi' };
+    await refuse([], invalid('body', 'invalid_type', 'body'));
+    await refuse({ from: customer, text: 'hi' }, invalid('connection_id', 'required', 'body'));
+    await refuse({ ...typed, from: '0612345678' }, invalid('from', 'invalid_format', 'body.from'));
+    for (const text of ['', 'x'.repeat(4097)]) {
+      await refuse({ ...typed, text }, invalid('text', 'invalid_type', 'body.text'));
+    }
+    await refuse({ ...typed, connection_id: UNKNOWN_ID }, { status: 404, code: 'not_found', at: null });
+    await refuse(
+      { ...typed, connection_id: SANDBOX_DISCONNECTED_CONNECTION_ID },
+      { status: 409, code: 'connection_inactive', at: null },
+    );
+  });
+
   it('faults on /v1, and what the traffic left: messages, events, usage, magic numbers', async () => {
     const fault = await ok<Created>('post', '/faults', 201, {
       body: {

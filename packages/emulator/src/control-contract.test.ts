@@ -47,6 +47,9 @@ const CONTROL_METHODS = [
   'listMessages',
   'listApplicationConnections',
   'sendMessage',
+  'listConversations',
+  'getConversation',
+  'messageAsCustomer',
   'listEvents',
   'createFault',
   'listFaults',
@@ -394,6 +397,69 @@ describe('emulator.control and createControlClient() answer the same', () => {
       status: 400,
       details: { field: 'since' },
     });
+  });
+
+  test('conversations: the customer writes, the threads and one thread', async () => {
+    const app = await both((control) =>
+      control.createApplication({ name: 'conversation app', environment: 'sandbox' }),
+    );
+    const [received] = await both((control, pick) =>
+      control.messageAsCustomer(pick(app).id, {
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        from: '+33611112222',
+        text: 'hi',
+      }),
+    );
+    expect(received).toMatchObject({
+      direction: 'inbound',
+      from: '+33611112222',
+      text: 'hi',
+      livemode: false,
+    });
+    await both((control, pick) =>
+      control.sendMessage(pick(app).id, {
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        to: '+33611112222',
+        type: 'text',
+        text: 'hello',
+      }),
+    );
+    const [threads] = await both((control, pick) => control.listConversations(pick(app).id));
+    expect(threads.data).toEqual([
+      {
+        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        customer: '+33611112222',
+        last_message_at: expect.any(String),
+        last_text: 'hello',
+        last_direction: 'outbound',
+        message_count: 2,
+      },
+    ]);
+    await both((control, pick) =>
+      control.listConversations(pick(app).id, { connectionId: SANDBOX_ACTIVE_CONNECTION_ID, limit: 1 }),
+    );
+    const [thread] = await both((control, pick) =>
+      control.getConversation(pick(app).id, {
+        connectionId: SANDBOX_ACTIVE_CONNECTION_ID,
+        number: '+33611112222',
+      }),
+    );
+    expect(thread.items.map((item) => item.message.text)).toEqual(['hi', 'hello']);
+    expect(thread).toMatchObject({ window: null, daily_cap: null, earlier: 0 });
+    expect(
+      await refusedByBoth((control, pick) =>
+        control.messageAsCustomer(pick(app).id, {
+          connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+          from: '12',
+          text: 'hi',
+        }),
+      ),
+    ).toMatchObject({ status: 400, details: { field: 'from', reason: 'invalid_format' } });
+    expect(
+      await refusedByBoth((control, pick) =>
+        control.getConversation(pick(app).id, { connectionId: UNKNOWN_ID, number: '+33611112222' }),
+      ),
+    ).toMatchObject({ status: 404, details: { connection_id: UNKNOWN_ID } });
   });
 
   test('every method was called on both sides', () => {

@@ -111,6 +111,12 @@ export function createControlClient(options: ControlClientOptions = {}): Emulato
     listApplicationConnections: (applicationId, query) =>
       get(at`applications/${applicationId}/connections`, page(query)),
     sendMessage: (applicationId, input) => post(at`applications/${applicationId}/messages`, input),
+    listConversations: (applicationId, { connectionId, ...query } = {}) =>
+      get(at`applications/${applicationId}/conversations`, { ...page(query), connection_id: connectionId }),
+    getConversation: (applicationId, { connectionId, number }) =>
+      get(at`applications/${applicationId}/conversation`, { connection_id: connectionId, number }),
+    messageAsCustomer: (applicationId, input) =>
+      post(at`applications/${applicationId}/conversation/messages`, input),
     listEvents: ({ applicationId, ...query } = {}) =>
       get('events', { ...page(query), application_id: applicationId }),
     createFault: (input) => post('faults', input),

@@ -16,6 +16,14 @@ import type { PersistenceHealth } from '../store/persistence';
 import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
 import type { ExportOptions, ImportView, StateBundle } from './bundle-types';
 import type { ConnectionWithTemplates } from './connections';
+import type {
+  ConversationItem,
+  ConversationQuery,
+  ConversationStatusStep,
+  ConversationSummary,
+  ConversationView,
+  CustomerMessageInput,
+} from './conversation-types';
 import type { FaultView } from './fault-table';
 import type { HarLog, HarOptions } from './har-types';
 import type { KeyView } from './keys';
@@ -28,6 +36,12 @@ import type { WorkspaceClockView, WorkspaceView } from './workspaces';
 
 export type {
   ConnectionWithTemplates,
+  ConversationItem,
+  ConversationQuery,
+  ConversationStatusStep,
+  ConversationSummary,
+  ConversationView,
+  CustomerMessageInput,
   DeliveryView,
   EndpointView,
   ExportOptions,
@@ -219,6 +233,18 @@ export interface EmulatorControl {
   ): Promise<ListEnvelope<ConnectionWithTemplates>>;
   /** The body of `POST /v1/messages`, sent as the application without a key (the console's Send). */
   sendMessage(applicationId: string, input: SendMessageParams): Promise<Message>;
+  /** The application's threads, one per (connection, customer number), newest first. */
+  listConversations(
+    applicationId: string,
+    query?: ControlPageQuery & { connectionId?: string },
+  ): Promise<ListEnvelope<ConversationSummary>>;
+  /** One thread (newest 200 messages, oldest first) with its window, daily cap and read rule. */
+  getConversation(applicationId: string, query: ConversationQuery): Promise<ConversationView>;
+  /**
+   * The customer writes: a live application as {@link receiveInbound}; a sandbox one as a synthetic
+   * `message.received` with that sender and text.
+   */
+  messageAsCustomer(applicationId: string, input: CustomerMessageInput): Promise<Message>;
   listEvents(query?: ControlPageQuery & { applicationId?: string }): Promise<ListEnvelope<WebhookEvent>>;
   /** The next `times` matching /v1 requests get `fault` instead of the API's answer. */
   createFault(input: CreateFaultInput): Promise<FaultView>;

@@ -7,6 +7,7 @@ import { createApplication } from './applications';
 import { advanceGlobalClock, globalClock } from './clock';
 import { applicationConnections } from './connections';
 import type { EmulatorControl, IdleView } from './control-types';
+import * as conversations from './conversations';
 import type { EmulatorCore } from './emulator-core';
 import * as endpoints from './endpoints';
 import { listEvents } from './events';
@@ -115,6 +116,12 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     listApplicationConnections: (applicationId, query) =>
       page(() => applicationConnections(core, applicationId), query),
     sendMessage: (applicationId, input) => mutate(() => sendAsApplication(core, applicationId, input)),
+    listConversations: (applicationId, query = {}) =>
+      read(() => conversations.listConversations(core, applicationId, query)),
+    getConversation: (applicationId, query) =>
+      read(() => conversations.getConversation(core, applicationId, query)),
+    messageAsCustomer: (applicationId, input) =>
+      mutate(() => conversations.messageAsCustomer(core, applicationId, input)),
     listEvents: ({ applicationId, ...query } = {}) => page(() => listEvents(core, applicationId), query),
     createFault: (input) => mutate(() => createFault(core, input)),
     listFaults: (query) => page(() => core.faults.list(), query),

@@ -87,6 +87,27 @@ export function registerControlRoutes(app: H3, core: EmulatorCore, control: Emul
     status: 201,
     body: await control.createConnection(id(call), input(call)),
   }));
+  // The console's conversation simulator (issue 26): threads, one thread, the customer writing.
+  route('get', '/applications/:id/conversations', (call) =>
+    ok(
+      control.listConversations(id(call), {
+        ...pageOf(call.url),
+        ...filter(call.url, 'connection_id', 'connectionId'),
+      }),
+    ),
+  );
+  route('get', '/applications/:id/conversation', (call) =>
+    ok(
+      control.getConversation(id(call), {
+        connectionId: call.url.searchParams.get('connection_id') ?? '',
+        number: call.url.searchParams.get('number') ?? '',
+      }),
+    ),
+  );
+  route('post', '/applications/:id/conversation/messages', async (call) => ({
+    status: 201,
+    body: await control.messageAsCustomer(id(call), input(call)),
+  }));
 
   route('delete', '/keys/:id', async (call) => {
     await control.revokeKey(id(call));
