@@ -4,7 +4,8 @@ import type { EmulatorCore } from './emulator-core';
 export interface Exchange {
   /** The request as it came (its headers are read when a HAR is built). */
   request: Request;
-  url: string;
+  /** The request's URL as h3 parsed it (its text is built only when a HAR is). */
+  url: URL;
   /** The JSON body the handler read, or undefined when none was read (or it was not JSON). */
   requestBody: string | undefined;
   status: number;

@@ -149,7 +149,7 @@ describe('GET /_emulator/har', () => {
 describe('ExchangeRing', () => {
   const exchange = (bodyBytes: number): Exchange => ({
     request: new Request('http://127.0.0.1/v1/status'),
-    url: 'http://127.0.0.1/v1/status',
+    url: new URL('http://127.0.0.1/v1/status'),
     requestBody: undefined,
     status: 200,
     responseHeaders: {},

@@ -105,7 +105,7 @@ function callerOf(core: EmulatorCore, request: Request): string | undefined {
 }
 
 function exchangeEntry(exchange: Exchange, at: number): HarEntry {
-  const url = new URL(exchange.url);
+  const url = exchange.url;
   const requestBody = exchange.requestBody === undefined ? undefined : maskSecrets(exchange.requestBody);
   const responseBody = exchange.responseBody === undefined ? undefined : maskSecrets(exchange.responseBody);
   const responseHeaders = Object.entries(exchange.responseHeaders ?? {});

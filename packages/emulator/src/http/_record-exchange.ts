@@ -22,7 +22,7 @@ export function recordExchange(
     const parts = (response as AnsweredResponse)[ANSWER_PARTS];
     exchangesOf(core).add({
       request: event.req,
-      url: event.url.href,
+      url: event.url,
       requestBody: (event.context as Record<symbol, string | undefined>)[REQUEST_BODY],
       status: response.status,
       responseHeaders: parts?.headers,
