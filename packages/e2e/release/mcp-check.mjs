@@ -111,7 +111,19 @@ for (const [label, node] of nodes) {
       for (const name of ['send_message', 'advance_clock', 'tail_activity', 'doctor_webhook_receiver']) {
         if (!tools.some((tool) => tool.name === name)) throw new Error(`no ${name}`);
       }
-      return `${(await client.listResources()).resources.length} resources`;
+      // The guides and both OpenAPI descriptions ship in the package (dist/docs/): a packed install
+      // serves them offline, not only the magic numbers.
+      const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+      for (const uri of [
+        'parley://docs/mcp.md',
+        'parley://openapi/openapi.yaml',
+        'parley://openapi/emulator-api.yaml',
+      ]) {
+        if (!uris.includes(uri)) throw new Error(`no resource ${uri} in ${uris.join(', ')}`);
+      }
+      const page = await client.readResource({ uri: 'parley://docs/mcp.md' });
+      if (!page.contents[0]?.text?.startsWith('# ')) throw new Error('docs/mcp.md read empty');
+      return `${uris.length} resources`;
     });
     await check(`${label}: send_message → advance_clock 5s → get_message delivered`, async () => {
       const sent = await callTool(client, 'send_message', {
