@@ -142,5 +142,37 @@ describe.runIf(runBrowserTests)(
       }
       expect(pageErrors).toEqual([]);
     });
+
+    it('says the rule of a number to connect at its field, at 8 and 15 digits and one past', async () => {
+      const live = await server.emulator.control.createApplication({
+        name: 'Rules live',
+        environment: 'live',
+      });
+      await page.goto('about:blank');
+      await page.goto(`${server.consoleUrl}#view=connections&app=${live.id}`);
+      const phone = page.locator('#connection-phone');
+      const connect = async (number: string) => {
+        await phone.fill(number);
+        await page.getByRole('button', { name: 'Connect number' }).click();
+      };
+      const rule = 'phone_number must be "+" followed by 8 to 15 digits. (validation_error)';
+      for (const refused of ['+1234567', '+1234567890123456']) {
+        await connect(refused);
+        await expect.poll(() => page.locator('#connection-phone-error').textContent()).toBe(rule);
+        expect(await phone.getAttribute('aria-invalid')).toBe('true');
+        expect(await phone.getAttribute('aria-describedby')).toBe('connection-phone-error');
+      }
+      for (const accepted of ['+12345678', '+123456789012345']) {
+        await connect(accepted);
+        await page.locator('#status-message', { hasText: `(${accepted}) connected.` }).waitFor();
+        expect(await page.locator('#connection-phone-error').count()).toBe(0);
+        expect(await phone.getAttribute('aria-invalid')).toBe('false');
+      }
+      const numbers = (await server.emulator.control.listApplicationConnections(live.id)).data.map(
+        (connection) => connection.phone_number,
+      );
+      expect(numbers.sort()).toEqual(['+12345678', '+123456789012345']);
+      expect(pageErrors).toEqual([]);
+    });
   },
 );
