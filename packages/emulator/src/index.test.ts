@@ -21,13 +21,18 @@ test('the public surface of @parley/emulator is exactly this (review any change)
       "SANDBOX_STEPS",
       "SYNTHETIC_INBOUND_TEXT",
       "SYNTHETIC_SENDER",
+      "ScenarioFailedError",
+      "ScenarioFileError",
       "SeedError",
       "TEMPLATE_DEFINITIONS",
       "WEBHOOK_TEST_MESSAGE",
       "createEmulator",
       "createSandbox",
+      "loadScenario",
+      "parseScenario",
       "parseSeed",
       "runCli",
+      "runScenario",
       "startEmulatorServer",
     ]
   `);
@@ -38,8 +43,12 @@ test('the public surface of @parley/emulator is exactly this (review any change)
   `);
   expect(Object.keys(vitestEntry).sort()).toMatchInlineSnapshot(`
     [
+      "ScenarioFailedError",
+      "ScenarioFileError",
       "createSandboxTest",
       "it",
+      "parseScenario",
+      "runScenario",
       "test",
     ]
   `);

@@ -59,6 +59,17 @@ export {
 } from './sandbox/create-sandbox';
 export type { Duration } from './sandbox/duration';
 export type { SandboxReceiver, WebhookEventOf } from './sandbox/sandbox-receiver';
+export { parseScenario, ScenarioFileError, type ScenarioIssue } from './scenario/parse-scenario';
+export {
+  loadScenario,
+  type RunScenarioOptions,
+  runScenario,
+  ScenarioFailedError,
+  type ScenarioInput,
+  type ScenarioReport,
+  type ScenarioStepReport,
+} from './scenario/run-scenario';
+export type { Scenario, ScenarioStep } from './scenario/scenario-types';
 export { type CliIo, runCli } from './server/run-cli';
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from './server/start-server';
 export { parseSeed, SeedError } from './store/parse-seed';

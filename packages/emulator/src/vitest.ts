@@ -12,6 +12,15 @@ export type {
 } from './sandbox/create-sandbox';
 export type { Duration } from './sandbox/duration';
 export type { SandboxReceiver, WebhookEventOf } from './sandbox/sandbox-receiver';
+export { parseScenario, ScenarioFileError, type ScenarioIssue } from './scenario/parse-scenario';
+export {
+  type RunScenarioOptions,
+  runScenario,
+  ScenarioFailedError,
+  type ScenarioInput,
+  type ScenarioReport,
+  type ScenarioStepReport,
+} from './scenario/run-scenario';
 
 /** Options of {@link createSandboxTest}. */
 export interface SandboxTestOptions {
