@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 export const VIEWS = [
   { name: 'timeline', title: 'Timeline' },
   { name: 'messages', title: 'Messages' },
+  { name: 'conversations', title: 'Conversations' },
   { name: 'deliveries', title: 'Webhook deliveries' },
   { name: 'endpoints', title: 'Endpoints' },
   { name: 'keys', title: 'Applications and keys' },

@@ -1,5 +1,6 @@
 import { ConnectionsView } from './connections-view';
 import type { Application } from './control-types';
+import { ConversationsView } from './conversations-view';
 import { DeliveriesView } from './deliveries-view';
 import { EndpointsView } from './endpoints-view';
 import { KeysView } from './keys-view';
@@ -18,6 +19,8 @@ export function CurrentView({ view, app }: { view: ViewName; app: Application })
       return <TimelineView key={app.id} app={app} />;
     case 'messages':
       return <MessagesView key={app.id} app={app} />;
+    case 'conversations':
+      return <ConversationsView key={app.id} app={app} />;
     case 'deliveries':
       return <DeliveriesView key={app.id} app={app} />;
     case 'endpoints':
