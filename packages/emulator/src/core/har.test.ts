@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createAppWithKey, T0, testEmulator, textSend } from '../_testing/test-emulator';
 import { type Exchange, ExchangeRing, KEPT_EXCHANGE_BYTES, KEPT_EXCHANGES } from './_exchange-ring';
@@ -144,6 +145,48 @@ describe('GET /_emulator/har', () => {
     expect(after).toHaveLength(KEPT_EXCHANGES);
     expect(new URL(after[0]!.request.url).pathname).toBe('/v1/nowhere-1');
   });
+});
+
+/** A lone surrogate as U+FFFD (String#toWellFormed): a URL cannot carry one. */
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+test('fuzzed: a key or secret after and before any text, in a body, a query or a header, is masked in the HAR', async () => {
+  const { emulator, call, send } = testEmulator({ rateLimits: false });
+  const BASE62 = [...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+  const anyCharacter = fc.oneof(
+    fc.integer({ min: 0, max: 0x10ffff }).map((point) => String.fromCodePoint(point)),
+    fc.constantFrom('\n', '\t', '_', 'a', '\\', '"', '%', '&', '='),
+  );
+  const printable = fc.integer({ min: 0x20, max: 0x7e }).map((point) => String.fromCharCode(point));
+  const secret = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...BASE62), minLength: 32, maxLength: 32 }).map((body) => ({
+      value: `prl_live_${body}`,
+      hidden: body.slice(4),
+    })),
+    fc.string({ unit: fc.constantFrom(...BASE62), minLength: 32, maxLength: 32 }).map((body) => ({
+      value: `whsec_${body}`,
+      hidden: body,
+    })),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom('body', 'query', 'header'),
+      fc.string({ unit: anyCharacter, maxLength: 12 }),
+      fc.string({ unit: printable, maxLength: 12 }),
+      secret,
+      fc.string({ unit: anyCharacter, maxLength: 12 }),
+      async (place, before, asciiBefore, { value, hidden }, after) => {
+        if (place === 'body') await send(textSend({ text: `${before}${value}${after}` }));
+        else if (place === 'query')
+          await call('GET', `/v1/status?note=${encodeURIComponent(wellFormed(`${before}${value}${after}`))}`);
+        else await call('GET', '/v1/status', { headers: { 'x-note': `${asciiBefore}${value}` } });
+        const har = await emulator.control.har();
+        expect(JSON.stringify(har.log.entries.at(-1))).not.toContain(hidden);
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
 
 describe('ExchangeRing', () => {
