@@ -8,6 +8,7 @@ test('the public surface of @parley/emulator/control is exactly this (review any
     [
       "ControlResponseError",
       "DEFAULT_CONTROL_BASE_URL",
+      "DEFAULT_SANDBOX_KEY",
       "EmulatorControlError",
       "MAX_CONTROL_ANSWER_BYTES",
       "createControlClient",
@@ -41,6 +42,8 @@ test('@parley/emulator/control bundles for a browser from its own files alone: n
     'control-client/create-control-client.ts',
     'control-client/list-all.ts',
     'control.ts',
+    // Constants only (the ready sandbox key the CLI falls back to): no import of its own.
+    'core/defaults.ts',
   ]);
   const [output] = Object.values(result.metafile.outputs);
   expect(output?.imports).toEqual([]);
