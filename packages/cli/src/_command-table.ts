@@ -343,6 +343,21 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
     },
   ],
   [
+    'scenario',
+    (program, lazy) => {
+      program
+        .command('scenario')
+        .description(
+          'scenario files: steps over time and expectations, run in the emulator (docs/scenarios.md)',
+        )
+        .command('run')
+        .description('run scenario files, each in a workspace of its own with its own frozen clock')
+        .argument('<files...>', 'scenario files (YAML)')
+        .option('--junit <file>', 'also write the report as JUnit XML')
+        .action(lazy(() => import('./commands/scenario/run'), ['files']));
+    },
+  ],
+  [
     'completion',
     (program, lazy) => {
       program

@@ -160,6 +160,15 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'config list': ['parley config list', 'parley config list --json'],
   'config use': ['parley config use staging', 'PARLEY_PROFILE=staging parley status   # for one command'],
   'config delete': ['parley config delete staging', 'parley config delete staging --json'],
+  scenario: [
+    'parley scenario run examples/scenarios/*.yaml',
+    'parley scenario run checkout.yaml --junit reports/scenarios.xml   # in CI',
+  ],
+  'scenario run': [
+    'parley scenario run examples/scenarios/*.yaml',
+    'parley scenario run checkout.yaml --junit reports/scenarios.xml   # in CI',
+    'parley scenario run checkout.yaml --json',
+  ],
   completion: [
     'parley completion bash >> ~/.bashrc',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a JS template

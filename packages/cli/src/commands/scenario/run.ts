@@ -1,0 +1,136 @@
+import { writeFile } from 'node:fs/promises';
+import type { Emulator, Scenario, ScenarioFileError, ScenarioReport } from '@parley/emulator';
+import type { CommandContext } from '../../context';
+import { EXIT, ExitError } from '../../exit-error';
+import { terminalSafe } from '../../output/terminal-safe';
+import { defineCommand } from '../command-module';
+import { junitXml } from './_junit';
+
+/** `parley scenario run FILE… [--junit OUT] [--json]`. */
+export interface ScenarioRunOptions {
+  files: string[];
+  junit?: string;
+}
+
+/** What `parley scenario run` found: a report per file, in the order given. */
+export interface ScenarioRunResult {
+  passed: boolean;
+  scenarios: ScenarioReport[];
+}
+
+/** What `parley scenario run` says when the optional peer `@parley/emulator` is not installed. */
+export const SCENARIO_EMULATOR_MISSING =
+  'parley scenario run needs @parley/emulator: npm install -D @parley/emulator';
+
+// The emulator is an optional peer of the CLI, loaded only by the commands that run it.
+async function importEmulator(): Promise<typeof import('@parley/emulator')> {
+  try {
+    return await import('@parley/emulator');
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (
+      code === 'ERR_MODULE_NOT_FOUND' &&
+      typeof message === 'string' &&
+      message.includes("package '@parley/emulator'")
+    ) {
+      throw new ExitError(EXIT.config, SCENARIO_EMULATOR_MISSING);
+    }
+    throw error;
+  }
+}
+
+const isFileError = (error: unknown): error is ScenarioFileError =>
+  error instanceof Error && error.name === 'ScenarioFileError';
+
+/**
+ * Runs scenario files (docs/scenarios.md) in an in-process emulator, each in a workspace of its
+ * own with a frozen clock of its own, one after the other. Every file is read and checked first:
+ * an invalid one is exit 2 naming the file and the path in it, and nothing runs.
+ */
+export async function runScenarios(options: ScenarioRunOptions): Promise<ScenarioRunResult> {
+  const { createEmulator, loadScenario, runScenario } = await importEmulator();
+  const scenarios: Scenario[] = [];
+  const refused: string[] = [];
+  const details: { file: string; issues: unknown[] }[] = [];
+  for (const file of options.files) {
+    try {
+      scenarios.push(await loadScenario(file));
+    } catch (error) {
+      if (isFileError(error)) {
+        refused.push(error.message);
+        details.push({ file, issues: [...error.issues] });
+      } else {
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        refused.push(`cannot read ${file}: ${reason}`);
+        details.push({
+          file,
+          issues: [{ path: '(file)', line: null, message: `cannot be read: ${reason}` }],
+        });
+      }
+    }
+  }
+  if (refused.length > 0) {
+    const message = refused.join('\n').split('\n').map(terminalSafe).join('\n');
+    throw new ExitError(EXIT.usage, message, {
+      error: { code: 'invalid_scenario', message, request_id: null, details: { files: details } },
+    });
+  }
+  const emulator: Emulator = createEmulator({ clock: 'frozen' });
+  try {
+    await emulator.ready;
+    const reports: ScenarioReport[] = [];
+    for (const scenario of scenarios) {
+      reports.push(await runScenario(scenario, { emulator, throwOnFailure: false }));
+    }
+    const result = { passed: reports.every((report) => report.passed), scenarios: reports };
+    if (options.junit !== undefined) {
+      try {
+        await writeFile(options.junit, junitXml(reports));
+      } catch (error) {
+        throw new ExitError(
+          EXIT.config,
+          `cannot write ${options.junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
+      }
+    }
+    return result;
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** The step-by-step report: a line per step, the difference under a failed one, a summary. */
+function render(result: ScenarioRunResult, _context: CommandContext): string {
+  const lines: string[] = [];
+  for (const report of result.scenarios) {
+    lines.push(
+      `${report.passed ? '✓' : '✗'} ${report.name}${report.file === null ? '' : ` (${report.file})`}`,
+    );
+    for (const step of report.steps) {
+      const elapsed = `+${(step.elapsed_ms / 1000).toFixed(step.elapsed_ms % 1000 === 0 ? 0 : 3)}s`;
+      lines.push(
+        `    ${step.outcome === 'passed' ? '✓' : '✗'} ${step.step}. ${step.path} ${elapsed} ${step.label}`,
+      );
+      if (step.difference !== undefined) lines.push(`        ${step.difference}`);
+    }
+    for (const failure of report.failures) {
+      if (report.steps.find((step) => step.step === failure.step)?.outcome === 'failed') continue;
+      lines.push(`    ✗ ${failure.step}. ${failure.path}: ${failure.message}`);
+    }
+  }
+  const failed = result.scenarios.filter((report) => !report.passed).length;
+  lines.push(
+    `${result.scenarios.length} scenario(s): ${result.scenarios.length - failed} passed, ${failed} failed`,
+  );
+  return lines.join('\n');
+}
+
+export default defineCommand({
+  run: runScenarios,
+  parse: ({ flags, args }) => ({
+    files: (args.files as string[] | undefined) ?? [],
+    ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
+  }),
+  render,
+  exitCode: (result) => (result.passed ? EXIT.ok : EXIT.api),
+});

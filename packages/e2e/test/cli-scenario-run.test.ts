@@ -1,0 +1,152 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The built CLI as a process (`pnpm --filter @parley/emulator build && pnpm --filter @parley/cli build` first).
+const examples = fileURLToPath(new URL('../../../examples/scenarios/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'parley-scenario-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const WRONG = `version: 1
+name: expects too much
+endpoints:
+  app: { events: [message.status_updated] }
+steps:
+  - send: { name: welcome, body: { type: text, to: '+33612345678', text: Hi } }
+  - expect_status: { message: welcome, status: read, by: 5s }
+`;
+const INVALID = `version: 1
+name: invalid
+steps:
+  - send: { name: welcome, body: { type: text, to: '0612345678', text: Hi } }
+  - advance: soon
+`;
+
+interface JunitCase {
+  name: string;
+  failure?: { message: string };
+}
+interface JunitSuite {
+  name: string;
+  file?: string;
+  tests: string;
+  failures: string;
+  testcase: JunitCase[];
+}
+// Attributes as fields (no prefix), every suite and case a list even when it is alone.
+const readJunit = (text: string) =>
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
+    isArray: (name) => name === 'testsuite' || name === 'testcase',
+  }).parse(text) as {
+    testsuites: { name: string; tests: string; failures: string; testsuite: JunitSuite[] };
+  };
+
+describe('parley scenario run (as a process)', () => {
+  it('exit 0: the examples pass, a step-by-step report, and JUnit XML with a case per step', async () => {
+    assertCliBuilt();
+    const junit = join(dir, 'pass.xml');
+    const result = await runCli(
+      [
+        'scenario',
+        'run',
+        `${examples}template-delivered.yaml`,
+        `${examples}rate-limited-burst.yaml`,
+        '--junit',
+        junit,
+      ],
+      {},
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('✓ a template send is delivered (');
+    expect(result.stdout).toContain('    ✓ 3. steps[2] +5s expect welcome delivered by 5s\n');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 2 passed, 0 failed');
+    const text = readFileSync(junit, 'utf8');
+    expect(XMLValidator.validate(text)).toBe(true);
+    const xml = readJunit(text);
+    expect(xml.testsuites).toMatchObject({ name: 'parley scenario run', tests: '11', failures: '0' });
+    const suites = xml.testsuites.testsuite;
+    expect(suites.map((suite) => [suite.name, suite.tests, suite.failures])).toEqual([
+      ['a template send is delivered', '6', '0'],
+      ['a burst of sends is rate limited', '5', '0'],
+    ]);
+    expect(suites[0]!.testcase.map((each) => each.name)).toEqual([
+      'step 1 (steps[0]): send welcome to +33612345678',
+      'step 2 (steps[1]): expect welcome sent by 2s',
+      'step 3 (steps[2]): expect welcome delivered by 5s',
+      'step 4 (steps[3]): expect message.status_updated at app',
+      'step 5 (steps[4]): expect message.status_updated at app',
+      'step 6 (steps[5]): expect no other deliveries at app',
+    ]);
+    expect(suites.flatMap((suite) => suite.testcase).filter((each) => each.failure)).toEqual([]);
+  });
+
+  it('exit 1: a failed expectation names the step, its path and the difference; --json has the report', async () => {
+    const file = join(dir, 'wrong.yaml');
+    writeFileSync(file, WRONG);
+    const junit = join(dir, 'fail.xml');
+    const human = await runCli(['scenario', 'run', file, '--junit', junit], {});
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(
+      /^✗ expects too much \(.+wrong\.yaml\)\n {4}✓ 1\. steps\[0\] \+0s send welcome to \+33612345678\n {4}✗ 2\. steps\[1\] \+5s expect welcome read by 5s\n {8}expected welcome to have reached read by 5s; at \+5 s [0-9a-f-]{36} is delivered\n1 scenario\(s\): 0 passed, 1 failed\n$/,
+    );
+    const suite = readJunit(readFileSync(junit, 'utf8')).testsuites.testsuite[0]!;
+    expect([suite.name, suite.file, suite.tests, suite.failures]).toEqual([
+      'expects too much',
+      file,
+      '2',
+      '1',
+    ]);
+    expect(suite.testcase.map((each) => [each.name, each.failure?.message])).toEqual([
+      ['step 1 (steps[0]): send welcome to +33612345678', undefined],
+      [
+        'step 2 (steps[1]): expect welcome read by 5s',
+        expect.stringMatching(
+          /^expected welcome to have reached read by 5s; at \+5 s [0-9a-f-]{36} is delivered$/,
+        ),
+      ],
+    ]);
+    const json = await runCli(['scenario', 'run', file, '--json'], {});
+    expect(json.code).toBe(1);
+    const data = JSON.parse(json.stdout);
+    expect(data.passed).toBe(false);
+    expect(data.scenarios[0].failures).toEqual([
+      {
+        step: 2,
+        path: 'steps[1]',
+        message: expect.stringContaining('expected welcome to have reached read by 5s'),
+      },
+    ]);
+  });
+
+  it('exit 2: an invalid file is refused naming the file, the path and the line, and nothing runs', async () => {
+    const file = join(dir, 'invalid.yaml');
+    writeFileSync(file, INVALID);
+    const human = await runCli(['scenario', 'run', `${examples}template-delivered.yaml`, file], {});
+    expect(human.code).toBe(2);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toContain(`${file} is not a valid scenario:`);
+    expect(human.stderr).toContain(
+      '  steps[0].send.body.to (line 4): must be a number in international format',
+    );
+    expect(human.stderr).toContain('  steps[1].advance (line 5): cannot read "soon" as a duration');
+    const json = await runCli(['scenario', 'run', file, '--json'], {});
+    expect(json.code).toBe(2);
+    const body = JSON.parse(json.stdout);
+    expect(body.error.code).toBe('invalid_scenario');
+    expect(body.error.details.files[0].issues.map((issue: { path: string }) => issue.path)).toEqual([
+      'steps[0].send.body.to',
+      'steps[1].advance',
+    ]);
+    const missing = await runCli(['scenario', 'run', join(dir, 'absent.yaml')], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read ${join(dir, 'absent.yaml')}: ENOENT`);
+  });
+});
