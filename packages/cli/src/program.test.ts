@@ -110,7 +110,7 @@ describe('buildProgram defines only the command the arguments name', () => {
     expect(program.commands.map((command) => command.name())).toEqual(defined);
   });
 
-  it('lists the thirteen top-level commands of the whole tree in their help order', () => {
+  it('lists the fourteen top-level commands of the whole tree in their help order', () => {
     expect(ALL).toEqual([
       'status',
       'send',
@@ -124,6 +124,7 @@ describe('buildProgram defines only the command the arguments name', () => {
       'emulator',
       'mcp',
       'config',
+      'scenario',
       'completion',
     ]);
   });
@@ -131,7 +132,7 @@ describe('buildProgram defines only the command the arguments name', () => {
   it('every command prints the same help defined alone as in the whole tree', () => {
     const whole = buildProgram(VERSION, [], recordingAction);
     const paths = commandPaths(whole);
-    expect(paths).toHaveLength(38);
+    expect(paths).toHaveLength(40);
     for (const path of paths) {
       const alone = buildProgram(VERSION, path, recordingAction);
       expect(helpOf(commandAt(alone, path)), path.join(' ')).toBe(helpOf(commandAt(whole, path)));
