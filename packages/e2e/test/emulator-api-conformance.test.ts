@@ -506,16 +506,19 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
     });
     ids.endpoint = endpoint.id;
     const longUrl = `${receiver.url}?${'a'.repeat(2048 - receiver.url.length - 1)}`;
+    // 200 characters at the limit, one of them outside the BMP: counted as one, not two.
+    const longDescription = `${'→'.repeat(199)}😀`;
     const long = await ok<Created & { url: string; created_at: string }>(
       'post',
       '/applications/{id}/endpoints',
       201,
       {
         id: DEFAULT_APPLICATION_ID,
-        body: { url: longUrl, events: ['webhook.test'], active: false },
+        body: { url: longUrl, events: ['webhook.test'], active: false, description: longDescription },
       },
     );
     expect(long.url).toHaveLength(2048);
+    expect((long as Created & { description?: string }).description).toBe(longDescription);
     expect(await ok('delete', '/endpoints/{id}', 204, { id: long.id })).toBeUndefined();
     expect(
       (
@@ -537,6 +540,15 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
       id: ids.endpoint,
       body: { active: true, events: [...events, 'connection.connected'] },
     });
+    expect(
+      await ok('patch', '/endpoints/{id}', 200, {
+        id: ids.endpoint,
+        body: { description: 'parley listen → http://127.0.0.1:3000/webhooks' },
+      }),
+    ).toMatchObject({ description: 'parley listen → http://127.0.0.1:3000/webhooks' });
+    expect(
+      await ok('patch', '/endpoints/{id}', 200, { id: ids.endpoint, body: { description: null } }),
+    ).not.toHaveProperty('description');
     expect(await ok('post', '/endpoints/{id}/rotate-secret', 200, { id: ids.endpoint })).toMatchObject({
       secret: expect.stringMatching(/^whsec_/),
     });
@@ -670,6 +682,30 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
       create({ url: receiver.url, events, secret: 'whsec_short' }),
       invalid('secret', 'invalid_format', 'body.secret'),
     );
+    await refused(
+      'post',
+      path,
+      create({ url: receiver.url, events, description: `${'→'.repeat(200)}😀` }),
+      invalid('description', 'too_long', 'body.description'),
+    );
+    await refused(
+      'post',
+      path,
+      create({ url: receiver.url, events, description: 'parley listen\n→ forged line' }),
+      invalid('description', 'control_character', 'body.description'),
+    );
+    await refused(
+      'post',
+      path,
+      create({ url: receiver.url, events, description: '' }),
+      invalid('description', 'empty', 'body.description'),
+    );
+    await refused(
+      'post',
+      path,
+      create({ url: receiver.url, events, description: 7 }),
+      invalid('description', 'not_a_string', 'body.description'),
+    );
     await refused('post', path, create({ events }), invalid('url', 'required', 'body'));
     await refused('post', path, create({ url: '', events }), invalid('url', 'required', 'body.url'));
     await refused('post', path, create({ url: 'ftp://127.0.0.1/hook', events }), {
@@ -704,6 +740,18 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
       '/endpoints/{id}',
       update({ active: 1 }),
       invalid('active', 'not_a_boolean', 'body.active'),
+    );
+    await refused(
+      'patch',
+      '/endpoints/{id}',
+      update({ description: `${'x'.repeat(200)}y` }),
+      invalid('description', 'too_long', 'body.description'),
+    );
+    await refused(
+      'patch',
+      '/endpoints/{id}',
+      update({ description: 'right\u202eto left' }),
+      invalid('description', 'control_character', 'body.description'),
     );
 
     const chaosPath = '/endpoints/{id}/chaos';

@@ -118,12 +118,16 @@ export interface CreateEndpointInput {
   events: WebhookEventType[];
   active?: boolean;
   secret?: string;
+  /** What the endpoint is for, shown under its URL: 1–200 characters, no control characters. */
+  description?: string | null;
 }
 
 /** `PATCH /_emulator/endpoints/{id}`. */
 export interface UpdateEndpointInput {
   active?: boolean;
   events?: WebhookEventType[];
+  /** A new description, or `null` to remove it. */
+  description?: string | null;
 }
 
 /** `PUT /_emulator/endpoints/{id}/chaos`: a setting per kind, and a seed to repeat a run. */

@@ -1,4 +1,5 @@
 import { isClockTime } from '../domain/clock-range';
+import { endpointDescriptionProblem } from '../domain/endpoint-description';
 import {
   application,
   connection,
@@ -22,6 +23,12 @@ export const instant: Shape = (value) =>
     ? undefined
     : ': expected an ISO 8601 UTC time between 1970 and 9999';
 
+// A bundle comes from outside: its description meets the rule of the control API's input.
+const endpointDescription: Shape = (value) => {
+  const problem = endpointDescriptionProblem(value);
+  return problem && `: expected an endpoint description (${problem.reason})`;
+};
+
 const clock = fields({ mode: oneOf('real', 'frozen'), now: instant });
 
 const workspace = fields(
@@ -40,7 +47,10 @@ const endpoint = fields(
     secret: nullable(text),
     previous_secret: nullable(fields({ secret: text, expires_at: finite })),
   },
-  { chaos: nullable(fields({ seed: finite, random_state: finite, kinds: anyObject, applied: anyObject })) },
+  {
+    chaos: nullable(fields({ seed: finite, random_state: finite, kinds: anyObject, applied: anyObject })),
+    description: endpointDescription,
+  },
 );
 
 /** A delivery whose next attempt, when it has one, is a time the clock can reach. */

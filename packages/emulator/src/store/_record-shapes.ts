@@ -124,7 +124,10 @@ export const endpoint = fields(
     secret: text,
     previous_secret: nullable(fields({ secret: text, expires_at: finite })),
   },
-  { chaos: nullable(fields({ seed: finite, random_state: finite, kinds: anyObject, applied: anyObject })) },
+  {
+    chaos: nullable(fields({ seed: finite, random_state: finite, kinds: anyObject, applied: anyObject })),
+    description: text,
+  },
 );
 
 const attempt = fields(

@@ -11,6 +11,8 @@ export interface EndpointRecord {
   events: WebhookEventType[];
   active: boolean;
   created_at: string;
+  /** What the endpoint is for (`parley listen → …`); absent when none was given. */
+  description?: string;
   secret: string;
   previous_secret: PreviousSecret | null;
   /** Webhook chaos (`PUT /_emulator/endpoints/{id}/chaos`); absent or null when off. */

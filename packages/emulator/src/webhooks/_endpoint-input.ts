@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@parley/sdk';
+import { endpointDescriptionProblem } from '../domain/endpoint-description';
 import { asObject as asObjectOrRefuse, invalid } from '../domain/input-checks';
 import { SIGNING_SECRET_PATTERN } from '../domain/signing-secret';
 
@@ -40,15 +41,24 @@ function parseSecret(value: unknown): string | undefined {
   return value;
 }
 
+// `null` means none: on create the same as absent, on update it removes the description.
+function parseDescription(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const problem = endpointDescriptionProblem(value);
+  if (problem) return invalid('description', problem.reason, problem.message);
+  return value as string;
+}
+
 /**
  * The fields of `POST /_emulator/applications/{id}/endpoints`; the URL is checked by the policy.
- * `secret` is optional: one is generated when absent.
+ * `secret` is optional: one is generated when absent. `description` is optional too.
  */
 export function parseCreateEndpointInput(input: unknown): {
   url: unknown;
   events: WebhookEventType[];
   active: boolean;
   secret: string | undefined;
+  description: string | undefined;
 } {
   const body = asObject(input);
   return {
@@ -56,18 +66,28 @@ export function parseCreateEndpointInput(input: unknown): {
     events: parseEvents(body.events),
     active: parseActive(body.active) ?? true,
     secret: parseSecret(body.secret),
+    description: parseDescription(body.description) ?? undefined,
   };
 }
 
-/** The fields of `PATCH /_emulator/endpoints/{id}`: `active` and `events`, both optional. */
-export function parseUpdateEndpointInput(input: unknown): { events?: WebhookEventType[]; active?: boolean } {
+/** What `PATCH /_emulator/endpoints/{id}` changes; `description: null` removes it. */
+export interface EndpointUpdate {
+  events?: WebhookEventType[];
+  active?: boolean;
+  description?: string | null;
+}
+
+/** The fields of `PATCH /_emulator/endpoints/{id}`: `active`, `events` and `description`, all optional. */
+export function parseUpdateEndpointInput(input: unknown): EndpointUpdate {
   const body = asObject(input);
   if (body.url !== undefined) {
     invalid('url', 'immutable', 'url cannot be changed: create a new endpoint (it gets its own secret).');
   }
-  const update: { events?: WebhookEventType[]; active?: boolean } = {};
+  const update: EndpointUpdate = {};
   if (body.events !== undefined) update.events = parseEvents(body.events);
   const active = parseActive(body.active);
   if (active !== undefined) update.active = active;
+  const description = parseDescription(body.description);
+  if (description !== undefined) update.description = description;
   return update;
 }

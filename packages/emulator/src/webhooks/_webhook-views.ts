@@ -10,6 +10,8 @@ export interface EndpointView {
   events: WebhookEventType[];
   active: boolean;
   created_at: string;
+  /** What the endpoint is for; absent when it has none. */
+  description?: string;
 }
 
 /** A delivery as the control API shows it (DESIGN §4). */
@@ -27,8 +29,16 @@ export interface DeliveryView {
 
 /** The public form of an endpoint: everything but its secrets. */
 export function toEndpointView(endpoint: EndpointRecord): EndpointView {
-  const { id, application_id, url, events, active, created_at } = endpoint;
-  return { id, application_id, url, events: [...events], active, created_at };
+  const { id, application_id, url, events, active, created_at, description } = endpoint;
+  return {
+    id,
+    application_id,
+    url,
+    events: [...events],
+    active,
+    created_at,
+    ...(description === undefined ? {} : { description }),
+  };
 }
 
 /** The public form of a delivery: the stored body and application stay inside. */

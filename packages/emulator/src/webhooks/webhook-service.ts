@@ -85,6 +85,7 @@ export class WebhookService {
       events: fields.events,
       active: fields.active,
       created_at: formatTimestamp(this.#now(applicationId)),
+      ...(fields.description === undefined ? {} : { description: fields.description }),
       secret: fields.secret ?? generateSigningSecret(),
       previous_secret: null,
     };
@@ -93,12 +94,14 @@ export class WebhookService {
     return { ...toEndpointView(endpoint), secret: endpoint.secret };
   }
 
-  /** Changes `active` and/or `events`. */
+  /** Changes `active`, `events` and/or `description`. */
   updateEndpoint(id: string, input: unknown): EndpointView {
     const endpoint = this.#endpoint(id);
     const update = parseUpdateEndpointInput(input);
     if (update.events) endpoint.events = update.events;
     if (update.active !== undefined) endpoint.active = update.active;
+    if (update.description === null) delete endpoint.description;
+    else if (update.description !== undefined) endpoint.description = update.description;
     this.outcomes.tell(CHANGED);
     return toEndpointView(endpoint);
   }
