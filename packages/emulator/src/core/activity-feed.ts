@@ -24,6 +24,10 @@ export interface RequestActivity extends ActivityBase {
   duration_ms: number;
   /** The id of the injected fault that answered it (`/_emulator/faults`); status 0 when none went out. */
   fault?: string;
+  /** The W3C `traceparent` it carried when well formed, else null (`http/_trace-context.ts`); absent in items imported from before it. */
+  traceparent?: string | null;
+  /** Its `tracestate` when well formed beside a valid `traceparent`, else null. */
+  tracestate?: string | null;
 }
 
 /** One answered control-API change (POST, PATCH, DELETE under `/_emulator`); never its body. */

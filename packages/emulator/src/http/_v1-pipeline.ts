@@ -18,6 +18,7 @@ import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fa
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { requestHeader } from './_request-header';
 import { errorResponse, jsonResponse } from './_respond';
+import { requestTraceContext } from './_trace-context';
 
 export { REQUESTS_CHARGE } from '../core/admission';
 
@@ -104,6 +105,7 @@ function published(
   response: Response,
   applied?: AppliedFault,
 ): Response {
+  const context = requestTraceContext(event.req);
   const draft: RequestActivityDraft = {
     kind: 'request',
     application_ids: trace.caller ? [trace.caller.application.id] : [],
@@ -113,6 +115,8 @@ function published(
     request_id: trace.requestId,
     key_prefix: trace.caller?.key.prefix ?? null,
     duration_ms: Math.round((performance.now() - trace.started) * 100) / 100,
+    traceparent: context.traceparent,
+    tracestate: context.tracestate,
   };
   if (applied) draft.fault = applied.fault.id;
   core.activity.publish(draft);
