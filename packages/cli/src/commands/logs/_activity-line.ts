@@ -11,7 +11,7 @@ interface Attempt {
 
 /**
  * One line per activity item: the emulator time it happened (UTC), its kind, and what it says,
- * e.g. `09:30:15  request   POST /v1/messages → 202  12 ms  req_…  prl_sandbox_AbCd…`.
+ * e.g. `09:30:15  request   POST /v1/messages → 202  12 ms  req_…  prl_sandbox_AbCd…  trace 4bf9…`.
  */
 export function activityLine(streamed: ActivityItem, style: ChalkInstance): string {
   // Every field came from the stream: made terminal-safe before any of it is styled.
@@ -39,6 +39,7 @@ function describe(item: ActivityItem, streamed: ActivityItem, style: ChalkInstan
         field('request_id'),
         ...(item.key_prefix ? [`${field('key_prefix')}…`] : []),
         ...(item.fault ? [style.yellow(`fault ${field('fault')}`)] : []),
+        ...traceOf(item.traceparent),
       ].join('  ');
     case 'control':
       return `${field('method')} ${field('path')} → ${httpStatus(item.status as number, style)}  ${item.duration_ms} ms`;
@@ -73,6 +74,16 @@ function describe(item: ActivityItem, streamed: ActivityItem, style: ChalkInstan
       // The item as received: JSON escapes what it holds once, not the escapes made above.
       return terminalSafeJson(streamed);
   }
+}
+
+// The emulator records only a valid traceparent, but the stream is outside input: only a trace id
+// that is 32 hex digits is printed.
+const TRACE_ID = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
+
+/** `trace <trace-id>` of a request's W3C traceparent (the id a tracing backend finds it by). */
+function traceOf(traceparent: unknown): string[] {
+  const id = typeof traceparent === 'string' ? TRACE_ID.exec(traceparent)?.[1] : undefined;
+  return id === undefined ? [] : [`trace ${id}`];
 }
 
 function httpStatus(status: number, style: ChalkInstance): string {

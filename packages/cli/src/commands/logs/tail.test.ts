@@ -50,6 +50,20 @@ describe('activityFilter', () => {
 });
 
 describe('activityLine', () => {
+  it("prints a request's trace id from its traceparent, and nothing for a missing or malformed one", () => {
+    const style = plainStyle();
+    const traced = (traceparent: unknown) => activityLine({ ...request(202), traceparent }, style);
+    expect(traced('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toBe(
+      '09:30:15  request   POST /v1/messages → 202  3.5 ms  req_1  prl_sandbox_AbCd…  trace 4bf92f3577b34da6a3ce929d0e0e4736',
+    );
+    const plain = '09:30:15  request   POST /v1/messages → 202  3.5 ms  req_1  prl_sandbox_AbCd…';
+    expect(traced(null)).toBe(plain);
+    expect(traced(undefined)).toBe(plain);
+    expect(traced(42)).toBe(plain);
+    expect(traced('00-4bf92f3577b34da6a3ce929d0e0e4736\u001b[2J-00f067aa0ba902b7-01')).toBe(plain);
+    expect(traced('00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01')).toBe(plain);
+  });
+
   it('shows an item of a known kind without its fields as received instead of crashing the tail', () => {
     const style = plainStyle();
     const hollow = (kind: string) => ({ seq: 7, at: '2026-10-14T09:30:15.000Z', kind, application_ids: [] });
