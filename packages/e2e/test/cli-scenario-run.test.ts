@@ -66,7 +66,7 @@ describe('parley scenario run (as a process)', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('✓ a template send is delivered (');
-    expect(result.stdout).toContain('    ✓ 3. steps[2] +5s expect welcome delivered by 5s\n');
+    expect(result.stdout).toContain('    ✓ 3. steps[2] +5 s expect welcome delivered by 5s\n');
     expect(result.stdout.trim().split('\n').at(-1)).toBe('2 scenario(s): 2 passed, 0 failed');
     const text = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(text)).toBe(true);
@@ -95,7 +95,7 @@ describe('parley scenario run (as a process)', () => {
     const human = await runCli(['scenario', 'run', file, '--junit', junit], {});
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(
-      /^✗ expects too much \(.+wrong\.yaml\)\n {4}✓ 1\. steps\[0\] \+0s send welcome to \+33612345678\n {4}✗ 2\. steps\[1\] \+5s expect welcome read by 5s\n {8}expected welcome to have reached read by 5s; at \+5 s [0-9a-f-]{36} is delivered\n1 scenario\(s\): 0 passed, 1 failed\n$/,
+      /^✗ expects too much \(.+wrong\.yaml\)\n {4}✓ 1\. steps\[0\] \+0 ms send welcome to \+33612345678\n {4}✗ 2\. steps\[1\] \+5 s expect welcome read by 5s\n {8}expected welcome to have reached read by 5s; at \+5 s [0-9a-f-]{36} is delivered\n1 scenario\(s\): 0 passed, 1 failed\n$/,
     );
     const suite = readJunit(readFileSync(junit, 'utf8')).testsuites.testsuite[0]!;
     expect([suite.name, suite.file, suite.tests, suite.failures]).toEqual([
@@ -132,11 +132,13 @@ describe('parley scenario run (as a process)', () => {
     const human = await runCli(['scenario', 'run', `${examples}template-delivered.yaml`, file], {});
     expect(human.code).toBe(2);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toContain(`${file} is not a valid scenario:`);
-    expect(human.stderr).toContain(
-      '  steps[0].send.body.to (line 4): must be a number in international format',
+    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(human.stderr).toMatch(
+      new RegExp(
+        `^${escaped} is not a valid scenario:\\n {2}steps\\[0\\]\\.send\\.body\\.to \\(line 4\\): must be a number in international format, e\\.g\\. \\+33612345678\\n {2}steps\\[1\\]\\.advance \\(line 5\\): cannot read "soon" as a duration: [^\\n]+\\n`,
+      ),
     );
-    expect(human.stderr).toContain('  steps[1].advance (line 5): cannot read "soon" as a duration');
+    expect(human.stderr).toContain('1 of 2 scenario file(s) invalid (above): nothing ran');
     const json = await runCli(['scenario', 'run', file, '--json'], {});
     expect(json.code).toBe(2);
     const body = JSON.parse(json.stdout);

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Emulator, Scenario, ScenarioFileError, ScenarioReport } from '@parley/emulator';
+import { formatDuration } from '@parley/emulator/rules';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { terminalSafe } from '../../output/terminal-safe';
@@ -47,7 +48,10 @@ const isFileError = (error: unknown): error is ScenarioFileError =>
  * own with a frozen clock of its own, one after the other. Every file is read and checked first:
  * an invalid one is exit 2 naming the file and the path in it, and nothing runs.
  */
-export async function runScenarios(options: ScenarioRunOptions): Promise<ScenarioRunResult> {
+export async function runScenarios(
+  options: ScenarioRunOptions,
+  context: CommandContext,
+): Promise<ScenarioRunResult> {
   const { createEmulator, loadScenario, runScenario } = await importEmulator();
   const scenarios: Scenario[] = [];
   const refused: string[] = [];
@@ -70,9 +74,17 @@ export async function runScenarios(options: ScenarioRunOptions): Promise<Scenari
     }
   }
   if (refused.length > 0) {
-    const message = refused.join('\n').split('\n').map(terminalSafe).join('\n');
+    // The issues go to stderr a line each (the error line itself is one line, terminal-safe).
+    const lines = refused.join('\n').split('\n').map(terminalSafe);
+    if (!context.json) context.stderr.write(`${lines.join('\n')}\n`);
+    const message = `${refused.length} of ${options.files.length} scenario file(s) invalid${context.json ? '' : ' (above)'}: nothing ran`;
     throw new ExitError(EXIT.usage, message, {
-      error: { code: 'invalid_scenario', message, request_id: null, details: { files: details } },
+      error: {
+        code: 'invalid_scenario',
+        message: lines.join('\n'),
+        request_id: null,
+        details: { files: details },
+      },
     });
   }
   const emulator: Emulator = createEmulator({ clock: 'frozen' });
@@ -107,7 +119,7 @@ function render(result: ScenarioRunResult, _context: CommandContext): string {
       `${report.passed ? '✓' : '✗'} ${report.name}${report.file === null ? '' : ` (${report.file})`}`,
     );
     for (const step of report.steps) {
-      const elapsed = `+${(step.elapsed_ms / 1000).toFixed(step.elapsed_ms % 1000 === 0 ? 0 : 3)}s`;
+      const elapsed = `+${formatDuration(step.elapsed_ms)}`;
       lines.push(
         `    ${step.outcome === 'passed' ? '✓' : '✗'} ${step.step}. ${step.path} ${elapsed} ${step.label}`,
       );
