@@ -276,12 +276,23 @@ describe('emulator.control and createControlClient() answer the same', () => {
       control.createEndpoint(pick(app).id, {
         url: receiver.url,
         events: ['webhook.test', 'message.status_updated'],
+        description: 'parley listen → http://127.0.0.1:3000/webhooks',
       }),
     );
+    expect(endpoint[0].description).toBe('parley listen → http://127.0.0.1:3000/webhooks');
     await both((control, pick) => control.listEndpoints({ applicationId: pick(app).id }));
     await both((control, pick) =>
       control.updateEndpoint(pick(endpoint).id, { events: ['webhook.test', 'message.status_updated'] }),
     );
+    expect(
+      await refusedByBoth((control, pick) =>
+        control.updateEndpoint(pick(endpoint).id, { description: 'a\u001bb' }),
+      ),
+    ).toMatchObject({ status: 400, details: { field: 'description', reason: 'control_character' } });
+    const cleared = await both((control, pick) =>
+      control.updateEndpoint(pick(endpoint).id, { description: null }),
+    );
+    expect(cleared[0]).not.toHaveProperty('description');
     await both((control, pick) => control.rotateSecret(pick(endpoint).id));
     await both((control, pick) => control.setChaos(pick(endpoint).id, { duplicate: { next: 1 }, seed: 7 }));
     await both((control, pick) => control.getChaos(pick(endpoint).id));
