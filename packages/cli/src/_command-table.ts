@@ -347,9 +347,7 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
     (program, lazy) => {
       program
         .command('scenario')
-        .description(
-          'scenario files: steps over time and expectations, run in the emulator (docs/scenarios.md)',
-        )
+        .description('scenario files: steps over time and expectations, run in the emulator')
         .command('run')
         .description('run scenario files, each in a workspace of its own with its own frozen clock')
         .argument('<files...>', 'scenario files (YAML)')

@@ -161,7 +161,7 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'config use': ['parley config use staging', 'PARLEY_PROFILE=staging parley status   # for one command'],
   'config delete': ['parley config delete staging', 'parley config delete staging --json'],
   scenario: [
-    'parley scenario run examples/scenarios/*.yaml',
+    `parley scenario run examples/scenarios/*.yaml   # the format: ${docsLink('scenarios.md')}`,
     'parley scenario run checkout.yaml --junit reports/scenarios.xml   # in CI',
   ],
   'scenario run': [
