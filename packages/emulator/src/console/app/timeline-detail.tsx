@@ -12,6 +12,11 @@ export function TimelineDetail({ item }: { item: ActivityItem | null }) {
             {item.kind} · {when(item.at)}
           </h3>
           <p>{activitySummary(item)}</p>
+          {traceIdOf(item) && (
+            <p class="trace-id">
+              Trace <code>{traceIdOf(item)}</code>
+            </p>
+          )}
           <pre>{JSON.stringify(item, null, 2)}</pre>
         </>
       ) : (
@@ -19,4 +24,11 @@ export function TimelineDetail({ item }: { item: ActivityItem | null }) {
       )}
     </aside>
   );
+}
+
+/** The trace id of a request's W3C `traceparent` (recorded only when valid), to find it in a tracing backend. */
+function traceIdOf(item: ActivityItem): string | undefined {
+  return item.kind === 'request' && typeof item.traceparent === 'string'
+    ? item.traceparent.slice(3, 35)
+    : undefined;
 }
