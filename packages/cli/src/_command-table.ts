@@ -166,6 +166,20 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
     },
   ],
   [
+    'chat',
+    (program, lazy) => {
+      program
+        .command('chat')
+        .description(
+          "play the customer: type as them to a connection, see the app's replies and statuses live",
+        )
+        .option('--connection <id>', 'the connection the customer writes to')
+        .option('--from <phone>', "the customer's number, e.g. +33612345678 (asked in a terminal)")
+        .option('--app <id>', "the application (default: the API key's)")
+        .action(lazy(() => import('./commands/chat/index')));
+    },
+  ],
+  [
     'logs',
     (program, lazy) => {
       program

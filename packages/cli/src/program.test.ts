@@ -110,7 +110,7 @@ describe('buildProgram defines only the command the arguments name', () => {
     expect(program.commands.map((command) => command.name())).toEqual(defined);
   });
 
-  it('lists the fourteen top-level commands of the whole tree in their help order', () => {
+  it('lists the fifteen top-level commands of the whole tree in their help order', () => {
     expect(ALL).toEqual([
       'status',
       'send',
@@ -120,6 +120,7 @@ describe('buildProgram defines only the command the arguments name', () => {
       'trigger',
       'listen',
       'webhooks',
+      'chat',
       'logs',
       'emulator',
       'mcp',
@@ -132,7 +133,7 @@ describe('buildProgram defines only the command the arguments name', () => {
   it('every command prints the same help defined alone as in the whole tree', () => {
     const whole = buildProgram(VERSION, [], recordingAction);
     const paths = commandPaths(whole);
-    expect(paths).toHaveLength(40);
+    expect(paths).toHaveLength(41);
     for (const path of paths) {
       const alone = buildProgram(VERSION, path, recordingAction);
       expect(helpOf(commandAt(alone, path)), path.join(' ')).toBe(helpOf(commandAt(whole, path)));
