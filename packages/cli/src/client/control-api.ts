@@ -88,12 +88,19 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
       call(`DELETE /_emulator/endpoints/${encodeURIComponent(endpointId)}/chaos`, () =>
         client.clearChaos(endpointId),
       ),
-    createEndpoint: (applicationId: string, url: string, events: readonly string[], secret?: string) =>
+    createEndpoint: (
+      applicationId: string,
+      url: string,
+      events: readonly string[],
+      secret?: string,
+      description?: string,
+    ) =>
       call('the temporary endpoint', () =>
         client.createEndpoint(applicationId, {
           url,
           events: [...events] as WebhookEventType[],
           ...(secret === undefined ? {} : { secret }),
+          ...(description === undefined ? {} : { description }),
         }),
       ),
     exportState: (options: ExportOptions) => call('GET /_emulator/export', () => client.export(options)),

@@ -6,6 +6,7 @@ import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
 import { defineCommand } from '../command-module';
+import { listenDescription } from './_endpoint-description';
 import { forwardDelivery } from './_forward';
 import { listenSecret } from './_listen-secret';
 import { type ReceivedDelivery, startReceiver } from './_receiver';
@@ -38,10 +39,11 @@ export interface PrintedSecret {
 
 /**
  * Forwards the emulator's webhooks to a local app until interrupted: registers a temporary
- * endpoint pointing at a listener on 127.0.0.1, signed with the secret saved for that app (see
- * `listenSecret`), verifies each delivery with the SDK, forwards it unchanged with ofetch,
- * answers the emulator with the app's status, and removes the endpoint when the signal aborts
- * (Ctrl-C, SIGTERM) or anything fails. With `printSecret` it only prints that secret and returns.
+ * endpoint pointing at a listener on 127.0.0.1, described `parley listen → <forward url>` and
+ * signed with the secret saved for that app (see `listenSecret`), verifies each delivery with the
+ * SDK, forwards it unchanged with ofetch, answers the emulator with the app's status, and removes
+ * the endpoint when the signal aborts (Ctrl-C, SIGTERM) or anything fails. With `printSecret` it
+ * only prints that secret and returns.
  */
 export async function listen(
   options: ListenOptions,
@@ -99,7 +101,13 @@ export async function listen(
   let watching: Promise<void> | undefined;
   try {
     const register = async (): Promise<TemporaryEndpoint> => {
-      const endpoint = await control.createEndpoint(status.application_id, receiver.url, events, secret);
+      const endpoint = await control.createEndpoint(
+        status.application_id,
+        receiver.url,
+        events,
+        secret,
+        listenDescription(forwardTo),
+      );
       if (endpoint.secret !== secret) {
         // An emulator from before chosen secrets ignores the field: verify with what it signs with.
         context.stderr.write(
