@@ -11,6 +11,7 @@ import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
 import { Parley } from '@parley/sdk';
 import { assertCliBuilt, startCli } from '@parley/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, runBrowserTests } from './_console-browser';
 
 const exporter = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
@@ -114,6 +115,32 @@ describe('the emulator records the trace context an SDK with a tracer sends', ()
     } finally {
       tail.child.kill('SIGINT');
       await tail.exited;
+    }
+  });
+});
+
+describe.runIf(runBrowserTests)('the console shows the trace id', { timeout: 90_000 }, () => {
+  it('in the timeline detail of a traced request, and none for an untraced one', async () => {
+    await parley().connections.list();
+    const { traceId } = attemptSpan().spanContext();
+    const untraced = await fetch(new URL('/v1/status', server.baseUrl), {
+      headers: { authorization: `Bearer ${server.sandboxKey}` },
+    });
+    await untraced.body?.cancel();
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${server.consoleUrl}#view=timeline`);
+      await page.getByLabel('Type').selectOption({ label: '/v1 requests' });
+      const open = (text: string) =>
+        page.locator('#timeline-list tr', { hasText: text }).first().getByRole('button').click();
+      await open('GET /v1/connections → 200');
+      await expect(page.locator('#timeline-detail .trace-id code').textContent()).resolves.toBe(traceId);
+      await open('GET /v1/status → 200');
+      await page.locator('#timeline-detail pre', { hasText: '"path": "/v1/status"' }).waitFor();
+      expect(await page.locator('#timeline-detail .trace-id').count()).toBe(0);
+    } finally {
+      await browser.close();
     }
   });
 });
