@@ -159,3 +159,29 @@ describe('runScenario', () => {
     expect((await emulator.control.getClock()).now).toBe(globalBefore);
   });
 });
+
+describe('loadScenario', () => {
+  it('refuses what is not a regular file, and a file past 1 MiB, naming the file', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadScenario } = await import('./run-scenario');
+    const dir = mkdtempSync(join(tmpdir(), 'parley-scenario-load-'));
+    try {
+      await expect(loadScenario(dir)).rejects.toThrow(
+        `${dir} is not a valid scenario:\n  (file): is not a regular file`,
+      );
+      const big = join(dir, 'big.yaml');
+      writeFileSync(big, `# ${'x'.repeat(1_048_576 - 3)}\n`);
+      await expect(loadScenario(big)).rejects.toThrow(
+        /is not a valid scenario:\n {2}\(file\): must be a mapping/,
+      );
+      writeFileSync(big, `# ${'x'.repeat(1_048_576 - 2)}\n`);
+      await expect(loadScenario(big)).rejects.toThrow(
+        `${big} is not a valid scenario:\n  (file): is larger than 1048576 bytes`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

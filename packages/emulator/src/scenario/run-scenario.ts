@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { isAPIError, isParleyError, type Message, type MessageStatus, type WebhookEvent } from '@parley/sdk';
 import type { ChaosInput } from '../core/control-types';
@@ -64,16 +64,36 @@ export class ScenarioFailedError extends Error {
 /** A scenario file's path, its parsed form, or an object written in code. */
 export type ScenarioInput = string | Scenario | Record<string, unknown>;
 
-/** Reads and checks a scenario file (YAML), refusing one past {@link MAX_SCENARIO_BYTES}. */
+/** Reads and checks a scenario file (YAML): a regular file, read bounded ({@link MAX_SCENARIO_BYTES}). */
 export async function loadScenario(file: string): Promise<Scenario> {
-  const size = (await stat(file)).size;
-  if (size > MAX_SCENARIO_BYTES) {
-    throw new ScenarioFileError(
+  const tooLarge = () =>
+    new ScenarioFileError(
       [{ path: '(file)', line: undefined, message: `is larger than ${MAX_SCENARIO_BYTES} bytes` }],
       file,
     );
+  const handle = await open(file, 'r');
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new ScenarioFileError(
+        [{ path: '(file)', line: undefined, message: 'is not a regular file' }],
+        file,
+      );
+    }
+    if (stats.size > MAX_SCENARIO_BYTES) throw tooLarge();
+    // One byte past the bound tells a file that grew since the stat.
+    const buffer = Buffer.alloc(MAX_SCENARIO_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_SCENARIO_BYTES) throw tooLarge();
+    }
+    return parseScenario(buffer.subarray(0, length).toString('utf8'), file);
+  } finally {
+    await handle.close();
   }
-  return parseScenario(await readFile(file, 'utf8'), file);
 }
 
 const isScenario = (input: Exclude<ScenarioInput, string>): input is Scenario =>
