@@ -84,6 +84,7 @@ if (!endpoint.secret) throw new Error(`endpoint not created: ${JSON.stringify(en
 const config = (label) =>
   JSON.stringify({
     baseUrl: ready.base_url,
+    controlUrl: ready.control_url,
     apiKey: ready.sandbox_key,
     connectionId: '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51',
     deliveriesUrl: `${receiverUrl}/deliveries`,

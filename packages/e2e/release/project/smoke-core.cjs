@@ -2,13 +2,13 @@
 // The runtime smoke itself, shared by smoke.mjs (ESM), smoke.cjs (CommonJS) and worker.mjs (workerd):
 // status, send, get, then a genuine webhook delivery verified and the same one tampered refused.
 // It uses only fetch and the SDK handed in, so it runs unchanged on Node, Bun, Deno and workerd.
-// config: { baseUrl, apiKey, connectionId, deliveriesUrl, secret, label }. The delivery comes from
+// config: { baseUrl, controlUrl, apiKey, connectionId, deliveriesUrl, secret, label }. The delivery comes from
 // the emulator through runtime-smoke.mjs's receiver, which answers GET <deliveriesUrl>/<event id>
 // with the body and Parley-* headers exactly as the emulator sent them.
 
 /**
  * @param {{ Parley: any, verifyWebhook: any, isWebhookVerificationError: any, createWebhookHandler: any }} sdk
- * @param {{ baseUrl: string, apiKey: string, connectionId: string, deliveriesUrl: string, secret: string, label: string }} config
+ * @param {{ baseUrl: string, controlUrl: string, apiKey: string, connectionId: string, deliveriesUrl: string, secret: string, label: string }} config
  */
 async function runSmoke(sdk, config) {
   const { Parley, verifyWebhook, isWebhookVerificationError, createWebhookHandler } = sdk;
@@ -91,7 +91,64 @@ async function runSmoke(sdk, config) {
     if (seen !== '204/processed 204/duplicate 400 1') throw new Error(seen);
     return 'processed once';
   });
+  await step('trace', async () => {
+    // A span recorded on this runtime (issue 28): a traced call's call and attempt spans, and the
+    // traceparent the emulator received from the attempt, read back from its activity feed.
+    const tracer = recordingTracer();
+    const traced = new Parley({ apiKey: config.apiKey, baseUrl: config.baseUrl, maxRetries: 0, tracer });
+    await traced.status.get();
+    const [call, attempt, ...more] = tracer.spans;
+    const requestId = attempt?.attributes['parley.request_id'];
+    const shape = (span) => span && `${span.name}/${span.kind}/${span.ended}`;
+    if (more.length || shape(call) !== 'GET /v1/status/2/true' || shape(attempt) !== 'GET /v1/status/2/true')
+      throw new Error(`spans: ${JSON.stringify(tracer.spans.map(shape))}`);
+    if (attempt.parent !== call || attempt.traceId !== call.traceId || typeof requestId !== 'string')
+      throw new Error(`attempt span not a child of the call span, or no parley.request_id: ${requestId}`);
+    const activity = await fetch(`${config.controlUrl}/activity?type=request&limit=50`).then((r) => r.json());
+    const item = activity.data.find((candidate) => candidate.request_id === requestId);
+    const sent = `00-${attempt.traceId}-${attempt.spanId}-01`;
+    if (item?.traceparent !== sent)
+      throw new Error(`the emulator received ${JSON.stringify(item?.traceparent)}, the span is ${sent}`);
+    return `${attempt.name} CLIENT span, emulator received ${sent}`;
+  });
   return steps;
+}
+
+/**
+ * The smallest OpenTelemetry tracer the SDK accepts (its types are structural): it records each
+ * span's name, kind, ids, parent, attributes and end, with no @opentelemetry package on the runtime.
+ */
+function recordingTracer() {
+  // The key @opentelemetry/api keeps a context's span under: the SDK hands the call's span to the
+  // attempt's startSpan this way.
+  const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
+  const hex = (bytes) =>
+    Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
+      byte.toString(16).padStart(2, '0'),
+    ).join('');
+  const spans = [];
+  const startSpan = (name, options = {}, context) => {
+    const parent = context?.getValue(SPAN_KEY);
+    const span = {
+      name,
+      kind: options.kind,
+      parent,
+      traceId: parent ? parent.traceId : hex(16),
+      spanId: hex(8),
+      attributes: { ...options.attributes },
+      ended: false,
+      spanContext: () => ({ traceId: span.traceId, spanId: span.spanId, traceFlags: 1 }),
+      setAttribute: (key, value) => void (span.attributes[key] = value),
+      setAttributes: (attributes) => void Object.assign(span.attributes, attributes),
+      setStatus: (status) => void (span.status = status),
+      recordException: (exception) => void (span.exception = String(exception)),
+      updateName: (next) => void (span.name = next),
+      end: () => void (span.ended = true),
+    };
+    spans.push(span);
+    return span;
+  };
+  return { spans, startSpan, startActiveSpan: (name, options, run) => run(startSpan(name, options)) };
 }
 
 /** Where a resolved `@parley/sdk/webhooks` file lives: `dist/node/…` is the `node` build. */
