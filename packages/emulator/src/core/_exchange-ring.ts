@@ -1,11 +1,20 @@
 import type { EmulatorCore } from './emulator-core';
 
-/** One answered /v1 call as the HAR shows it; headers and bodies are masked when the HAR is built. */
+/**
+ * One answered /v1 call as the HAR shows it; headers and bodies are masked when the HAR is built.
+ * Only strings and the parser's own lists are kept, never the Request: a kept Request holds Node's
+ * IncomingMessage and its stream state, and 500 of them moved to the old generation are GC work on
+ * every call (issue 23).
+ */
 export interface Exchange {
-  /** The request as it came (its headers are read when a HAR is built). */
-  request: Request;
+  method: string;
   /** The request's URL as h3 parsed it (its text is built only when a HAR is). */
   url: URL;
+  /**
+   * The request's headers: served over node:http, Node's raw list (`[name, value, …]`, the strings
+   * its parser already made); in process, the Request's own `Headers`.
+   */
+  requestHeaders: readonly string[] | Headers;
   /** The JSON body the handler read, or undefined when none was read (or it was not JSON). */
   requestBody: string | undefined;
   status: number;
@@ -25,33 +34,34 @@ export const KEPT_EXCHANGE_BYTES = 8 * 1024 * 1024;
 /**
  * The recent /v1 exchanges with their headers and bodies (the activity history keeps neither),
  * bounded by {@link KEPT_EXCHANGES} and {@link KEPT_EXCHANGE_BYTES}. Nothing is copied or masked
- * per call: masking happens when a HAR is built, as the activity feed does.
+ * per call: masking happens when a HAR is built, as the activity feed does. The slots are one array
+ * of fixed size written round by an index, so a call never grows, shifts or splices it.
  */
 export class ExchangeRing {
-  readonly #exchanges: Exchange[] = [];
-  #start = 0;
+  readonly #slots: (Exchange | undefined)[] = new Array<Exchange | undefined>(KEPT_EXCHANGES).fill(undefined);
+  /** The slot the next exchange goes to. */
+  #next = 0;
+  #count = 0;
   #bytes = 0;
 
   add(exchange: Exchange): void {
-    this.#exchanges.push(exchange);
+    if (this.#count === KEPT_EXCHANGES) this.#dropOldest();
+    this.#slots[this.#next] = exchange;
+    this.#next = (this.#next + 1) % KEPT_EXCHANGES;
+    this.#count++;
     this.#bytes += sizeOf(exchange);
-    while (
-      this.#exchanges.length - this.#start > KEPT_EXCHANGES ||
-      (this.#bytes > KEPT_EXCHANGE_BYTES && this.#exchanges.length - this.#start > 1)
-    ) {
-      this.#bytes -= sizeOf(this.#exchanges[this.#start]!);
-      this.#start++;
-    }
-    // Trimmed in batches: one splice per hundred dropped, not a shift per call.
-    if (this.#start >= 100) {
-      this.#exchanges.splice(0, this.#start);
-      this.#start = 0;
-    }
+    // The newest is always kept, even when it alone is over the bound.
+    while (this.#bytes > KEPT_EXCHANGE_BYTES && this.#count > 1) this.#dropOldest();
   }
 
   /** The kept exchanges, oldest first. */
   list(): Exchange[] {
-    return this.#exchanges.slice(this.#start);
+    const kept: Exchange[] = [];
+    const oldest = this.#oldestSlot();
+    for (let index = 0; index < this.#count; index++) {
+      kept.push(this.#slots[(oldest + index) % KEPT_EXCHANGES]!);
+    }
+    return kept;
   }
 
   /** Bytes of body text kept. */
@@ -60,9 +70,22 @@ export class ExchangeRing {
   }
 
   clear(): void {
-    this.#exchanges.length = 0;
-    this.#start = 0;
+    this.#slots.fill(undefined);
+    this.#next = 0;
+    this.#count = 0;
     this.#bytes = 0;
+  }
+
+  #oldestSlot(): number {
+    return (this.#next - this.#count + KEPT_EXCHANGES) % KEPT_EXCHANGES;
+  }
+
+  #dropOldest(): void {
+    const slot = this.#oldestSlot();
+    this.#bytes -= sizeOf(this.#slots[slot]!);
+    // Let go of it now, not when the slot comes round again.
+    this.#slots[slot] = undefined;
+    this.#count--;
   }
 }
 
@@ -72,7 +95,7 @@ function sizeOf(exchange: Exchange): number {
 
 const rings = new WeakMap<EmulatorCore, ExchangeRing>();
 
-/** The exchange ring of an emulator, created on first use. */
+/** The exchange ring of an emulator, created on first use (looked up once per app, not per call). */
 export function exchangesOf(core: EmulatorCore): ExchangeRing {
   let ring = rings.get(core);
   if (!ring) {

@@ -191,7 +191,8 @@ test('fuzzed: a key or secret after and before any text, in a body, a query or a
 
 describe('ExchangeRing', () => {
   const exchange = (bodyBytes: number): Exchange => ({
-    request: new Request('http://127.0.0.1/v1/status'),
+    method: 'GET',
+    requestHeaders: [],
     url: new URL('http://127.0.0.1/v1/status'),
     requestBody: undefined,
     status: 200,

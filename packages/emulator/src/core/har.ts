@@ -69,7 +69,7 @@ export function buildHar(core: EmulatorCore, version: string, options: HarOption
   const timed: { at: number; entry: HarEntry }[] = [];
   for (const exchange of exchangesOf(core).list()) {
     const activity = exchange.requestId === undefined ? undefined : requests.get(exchange.requestId);
-    const applicationId = activity ? activity.application_ids[0] : callerOf(core, exchange.request);
+    const applicationId = activity ? activity.application_ids[0] : callerOf(core, requestHeadersOf(exchange));
     if (!inWorkspace(applicationId)) continue;
     const at = activity ? Date.parse(activity.at) : exchange.atMs;
     if (since !== undefined && at < since) continue;
@@ -98,10 +98,27 @@ export function buildHar(core: EmulatorCore, version: string, options: HarOption
 }
 
 /** The application of a call whose activity item is no longer kept: its key's, if it still exists. */
-function callerOf(core: EmulatorCore, request: Request): string | undefined {
-  const authorization = request.headers.get('authorization') ?? '';
+function callerOf(core: EmulatorCore, headers: Headers): string | undefined {
+  const authorization = headers.get('authorization') ?? '';
   const presented = /^Bearer (\S+)$/i.exec(authorization)?.[1];
   return presented === undefined ? undefined : core.findKey(presented)?.application_id;
+}
+
+/**
+ * The request's headers as the handler saw them: Node's raw list goes through `Headers` as srvx
+ * builds `request.headers` from it (every pair appended, HTTP/2 pseudo-headers skipped), so the
+ * HAR lists the same names, order and joined values.
+ */
+function requestHeadersOf(exchange: Exchange): Headers {
+  const kept = exchange.requestHeaders;
+  if (!Array.isArray(kept)) return kept as Headers;
+  const headers = new Headers();
+  for (let index = 0; index + 1 < kept.length; index += 2) {
+    const name = kept[index]!;
+    if (name.charCodeAt(0) === 58) continue;
+    headers.append(name, kept[index + 1]!);
+  }
+  return headers;
 }
 
 function exchangeEntry(exchange: Exchange, at: number): HarEntry {
@@ -113,11 +130,11 @@ function exchangeEntry(exchange: Exchange, at: number): HarEntry {
     startedDateTime: new Date(at).toISOString(),
     time: exchange.durationMs,
     request: {
-      method: exchange.request.method,
+      method: exchange.method,
       url: maskSecrets(url.href),
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: maskedHeaders(exchange.request.headers),
+      headers: maskedHeaders(requestHeadersOf(exchange)),
       queryString: queryOf(url),
       ...(requestBody === undefined ? {} : { postData: { mimeType: JSON_TYPE, text: requestBody } }),
       headersSize: -1,

@@ -1,40 +1,58 @@
+import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
-import { exchangesOf } from '../core/_exchange-ring';
+import type { ExchangeRing } from '../core/_exchange-ring';
 import type { EmulatorCore } from '../core/emulator-core';
 import { ANSWER_PARTS, type AnsweredResponse } from './_respond';
-import type { V1Call, V1Result } from './_v1-pipeline';
+import { runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
 const REQUEST_BODY = Symbol('parley.requestBody');
 
+type NodeBacked = { runtime?: { node?: { req?: IncomingMessage } } };
+
 /**
- * Runs a /v1 call and keeps the exchange for `GET /_emulator/har` (`core/_exchange-ring.ts`): the
- * request, the body its handler read, and the text and headers the answer was built from. A
- * synchronous answer stays synchronous.
+ * Runs a /v1 call (`runV1`) and keeps the exchange in `ring` for `GET /_emulator/har`
+ * (`core/_exchange-ring.ts`): the method, URL and headers of the request, the body its handler
+ * read, and the text and headers the answer was built from. A synchronous answer stays
+ * synchronous, with no closure made for it.
  */
 export function recordExchange(
   core: EmulatorCore,
+  ring: ExchangeRing,
   event: H3Event,
-  run: () => Response | Promise<Response>,
+  spec: V1RouteSpec,
 ): Response | Promise<Response> {
   const started = performance.now();
   const atMs = core.now();
-  const keep = (response: Response): Response => {
-    const parts = (response as AnsweredResponse)[ANSWER_PARTS];
-    exchangesOf(core).add({
-      request: event.req,
-      url: event.url,
-      requestBody: (event.context as Record<symbol, string | undefined>)[REQUEST_BODY],
-      status: response.status,
-      responseHeaders: parts?.headers,
-      responseBody: parts?.text ?? undefined,
-      requestId: parts?.headers['x-request-id'],
-      atMs,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-    return response;
-  };
-  const answer = run();
-  return answer instanceof Promise ? answer.then(keep) : keep(answer);
+  const answer = runV1(core, event, spec);
+  return answer instanceof Promise
+    ? answer.then((response) => keep(ring, event, response, atMs, started))
+    : keep(ring, event, answer, atMs, started);
+}
+
+function keep(
+  ring: ExchangeRing,
+  event: H3Event,
+  response: Response,
+  atMs: number,
+  started: number,
+): Response {
+  const parts = (response as AnsweredResponse)[ANSWER_PARTS];
+  const request = event.req;
+  ring.add({
+    method: request.method,
+    url: event.url,
+    // Node's raw list is already made; `request.headers` would build Node's header object on
+    // top of it (what `_request-header.ts` avoids on the hot path).
+    requestHeaders: (request as NodeBacked).runtime?.node?.req?.rawHeaders ?? request.headers,
+    requestBody: (event.context as Record<symbol, string | undefined>)[REQUEST_BODY],
+    status: response.status,
+    responseHeaders: parts?.headers,
+    responseBody: parts?.text ?? undefined,
+    requestId: parts?.headers['x-request-id'],
+    atMs,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+  });
+  return response;
 }
 
 /** A route's handler that also keeps the JSON body it was given for the HAR. */

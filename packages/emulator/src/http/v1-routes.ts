@@ -1,4 +1,5 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
+import { exchangesOf } from '../core/_exchange-ring';
 import { acceptSend } from '../core/accept-send';
 import { listConnections, listTemplates } from '../core/connections';
 import type { EmulatorCore } from '../core/emulator-core';
@@ -8,7 +9,7 @@ import { getStatus } from '../core/status';
 import { DomainError } from '../domain/domain-error';
 import { paginate } from './_pagination';
 import { keepingBody, recordExchange } from './_record-exchange';
-import { REQUESTS_CHARGE, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
+import { REQUESTS_CHARGE, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
 const ok = (body: unknown): V1Result => ({ status: 200, body });
 
@@ -49,8 +50,8 @@ export function registerV1Routes(app: H3, core: EmulatorCore): void {
     })),
   };
   // Every call is kept for the HAR of the traffic (`_record-exchange.ts`).
-  const v1 = (spec: V1RouteSpec) => (event: H3Event) =>
-    recordExchange(core, event, () => runV1(core, event, spec));
+  const ring = exchangesOf(core);
+  const v1 = (spec: V1RouteSpec) => (event: H3Event) => recordExchange(core, ring, event, spec);
   app.get('/v1/status', v1(status));
   app.get('/v1/connections', v1(connections));
   app.get('/v1/connections/:id/templates', v1(templates));
