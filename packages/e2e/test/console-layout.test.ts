@@ -195,7 +195,7 @@ describe.runIf(runBrowserTests)('console layout in Chromium', { timeout: 120_000
   });
 
   it('shows under an endpoint’s URL the description its creator gave it (what `parley listen` is to set)', async () => {
-    // The emulator keeps no description yet: the answer is given one here, as a future emulator would.
+    // Given to the answer here, so the rendering is checked apart from the emulator (the next test uses its own).
     const description = 'parley listen → http://localhost:3000/webhooks';
     await page.route('**/_emulator/endpoints?*', async (route) => {
       const response = await route.fetch();
@@ -213,6 +213,31 @@ describe.runIf(runBrowserTests)('console layout in Chromium', { timeout: 120_000
     await page.unrouteAll();
     await open('endpoints');
     expect(await page.locator('#endpoint-list .endpoint-description').count()).toBe(0);
+  });
+
+  it('shows the description the emulator keeps (set over the control API, as `parley listen` does), whole at 1280 and 390 px', async () => {
+    const control = server.emulator.control;
+    const [endpoint] = (await control.listEndpoints({ applicationId: appId })).data;
+    // At the emulator's 200-character limit, most of it one unbroken URL as `parley listen` sends.
+    const forwardTo = `http://127.0.0.1:3000/${'webhooks/'.repeat(20)}`;
+    const description = `${`parley listen → ${forwardTo}`.slice(0, 199)}…`;
+    expect([...description]).toHaveLength(200);
+    for (const shown of ['parley listen → http://127.0.0.1:3000/webhooks', description]) {
+      await control.updateEndpoint(endpoint!.id, { description: shown });
+      try {
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await open('endpoints');
+          expect(
+            await page.locator('#endpoint-list td.content .endpoint-description').allTextContents(),
+          ).toEqual([shown]);
+          expect({ width, problems: await page.evaluate(layoutProblems) }).toEqual({ width, problems: [] });
+        }
+      } finally {
+        await control.updateEndpoint(endpoint!.id, { description: null });
+      }
+    }
+    expect(pageErrors).toEqual([]);
   });
 
   it('asks for nothing that is not there: /favicon.ico is a small icon, and no request of the page fails', async () => {
