@@ -87,6 +87,9 @@ describe.runIf(runBrowserTests)('console conversations in Chromium (issue 26)', 
     await advance('+5 s');
     await reply.and(page.locator('[data-status="delivered"]')).waitFor();
     expect(await reply.locator('.ticks').textContent()).toBe('✓✓ delivered');
+    // Only the magic number +15550101002 reads in the sandbox: the read action says so, off.
+    expect(await page.getByRole('button', { name: 'Customer reads' }).isDisabled()).toBe(true);
+    await page.getByText('Sandbox messages are never read but by the magic number +15550101002.').waitFor();
     // The thread is listed, newest first, with its last message.
     await page
       .locator('#conversation-list li', { hasText: CUSTOMER })
@@ -111,6 +114,10 @@ describe.runIf(runBrowserTests)('console conversations in Chromium (issue 26)', 
     await page.locator('[data-window="open"]', { hasText: 'open, 24 h 0 min left' }).waitFor();
     await advance('+5 s');
     await bubble('echo: hi').and(page.locator('[data-status="delivered"]')).waitFor();
+    // The customer reads: the clock moves to the reply's read step.
+    await page.getByRole('button', { name: 'Customer reads' }).click();
+    await page.locator('#status-message', { hasText: "The customer read the app's last message" }).waitFor();
+    await bubble('echo: hi').and(page.locator('[data-status="read"]')).waitFor();
     await advance('+24 h');
     await page.locator('[data-window="closed"]').waitFor();
 

@@ -57,6 +57,7 @@ export function ConversationThread({
       </h3>
       <LoadError error={thread.error} />
       {view && <ThreadRules view={view} />}
+      {view && <ReadAction app={app} view={view} />}
       {view && (
         <ol class="thread" aria-label="Messages of the conversation, oldest first">
           {view.earlier > 0 && <li class="muted">{view.earlier} earlier messages not shown.</li>}
@@ -154,4 +155,50 @@ function ThreadItem({ item }: { item: ConversationItem }) {
 
 function statusTitle(item: ConversationItem): string {
   return item.history.map((step) => `${step.status} ${when(step.at)}`).join(', ');
+}
+
+/** The magic sandbox number that reads what it gets (docs/emulator.md#magic-recipients). */
+const READING_NUMBER = '+15550101002';
+/** How long after acceptance a message that is read is read (the documented schedule). */
+const READ_AFTER_MS = 10_000;
+
+/**
+ * The customer reads the app's last message: the emulator reads on a schedule, so this moves the
+ * application's clock (its workspace's own, or the global one) to that message's read step. Where
+ * nothing is ever read (a sandbox number other than the magic one) the button is off and says why.
+ */
+function ReadAction({ app, view }: { app: Application; view: ConversationView }) {
+  const { act } = useConsole();
+  const reads = view.environment === 'live' || view.customer === READING_NUMBER;
+  const last = view.items.filter((item) => item.message.direction === 'outbound').at(-1)?.message;
+  const readable = reads && last !== undefined && last.status !== 'failed' && last.status !== 'read';
+  // Timestamps are to the second; the extra second makes sure the step is passed.
+  const waitMs = last
+    ? Math.max(0, Date.parse(last.created_at) + READ_AFTER_MS + 1_000 - Date.parse(view.now))
+    : 0;
+  const read = () =>
+    void act(async () => {
+      const clock = await control.getWorkspaceClock(app.workspace_id);
+      if (clock.own_clock) await control.advanceWorkspaceClock(app.workspace_id, waitMs);
+      else await control.advanceClock(waitMs);
+      return `The customer read the app's last message (clock advanced ${Math.ceil(waitMs / 1000)} s).`;
+    });
+  return (
+    <p class="row">
+      <button type="button" disabled={!readable} onClick={read} aria-describedby="read-why">
+        Customer reads
+      </button>
+      <span id="read-why" class="muted">
+        {!reads
+          ? 'Sandbox messages are never read but by the magic number +15550101002.'
+          : last === undefined
+            ? 'No message from the app yet.'
+            : last.status === 'read'
+              ? "The app's last message is read."
+              : last.status === 'failed'
+                ? "The app's last message failed: there is nothing to read."
+                : "Moves the clock to the read step of the app's last message."}
+      </span>
+    </p>
+  );
 }
