@@ -31,6 +31,7 @@ test('the public surface of @parley/emulator is exactly this (review any change)
       "loadScenario",
       "parseScenario",
       "parseSeed",
+      "recordScenario",
       "runCli",
       "runScenario",
       "startEmulatorServer",

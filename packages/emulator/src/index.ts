@@ -60,6 +60,7 @@ export {
 export type { Duration } from './sandbox/duration';
 export type { SandboxReceiver, WebhookEventOf } from './sandbox/sandbox-receiver';
 export { parseScenario, ScenarioFileError, type ScenarioIssue } from './scenario/parse-scenario';
+export { type RecordScenarioOptions, recordScenario } from './scenario/record-scenario';
 export {
   loadScenario,
   type RunScenarioOptions,
