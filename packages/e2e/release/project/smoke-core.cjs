@@ -138,12 +138,24 @@ function recordingTracer() {
       attributes: { ...options.attributes },
       ended: false,
       spanContext: () => ({ traceId: span.traceId, spanId: span.spanId, traceFlags: 1 }),
-      setAttribute: (key, value) => void (span.attributes[key] = value),
-      setAttributes: (attributes) => void Object.assign(span.attributes, attributes),
-      setStatus: (status) => void (span.status = status),
-      recordException: (exception) => void (span.exception = String(exception)),
-      updateName: (next) => void (span.name = next),
-      end: () => void (span.ended = true),
+      setAttribute(key, value) {
+        span.attributes[key] = value;
+      },
+      setAttributes(attributes) {
+        Object.assign(span.attributes, attributes);
+      },
+      setStatus(status) {
+        span.status = status;
+      },
+      recordException(exception) {
+        span.exception = String(exception);
+      },
+      updateName(next) {
+        span.name = next;
+      },
+      end() {
+        span.ended = true;
+      },
     };
     spans.push(span);
     return span;
