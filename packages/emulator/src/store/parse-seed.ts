@@ -1,5 +1,6 @@
 import { SCOPES, WEBHOOK_EVENT_TYPES } from '@parley/sdk';
 import { keyEnvironment } from '../domain/api-keys';
+import { endpointDescriptionProblem } from '../domain/endpoint-description';
 import { parseSeedConnection } from './_parse-seed-connection';
 import { array, fail, object, optionalId, text } from './_seed-fields';
 import type { SeedApplication, SeedFile, SeedWorkspace } from './seed-types';
@@ -59,7 +60,7 @@ function parseApplication(raw: unknown, path: string, ids: Set<string>, keys: Se
   });
   parsed.endpoints = array(app.endpoints, `${path}.endpoints`).map((rawEndpoint, index) => {
     const endpointPath = `${path}.endpoints[${index}]`;
-    const endpoint = object(rawEndpoint, endpointPath, ['url', 'events', 'secret', 'active']);
+    const endpoint = object(rawEndpoint, endpointPath, ['url', 'events', 'secret', 'active', 'description']);
     if (typeof endpoint.url !== 'string') fail(`${endpointPath}.url`, 'must be a URL string');
     const events = array(endpoint.events, `${endpointPath}.events`);
     for (const type of events) {
@@ -76,6 +77,9 @@ function parseApplication(raw: unknown, path: string, ids: Set<string>, keys: Se
     if (endpoint.active !== undefined && typeof endpoint.active !== 'boolean') {
       fail(`${endpointPath}.active`, 'must be true or false');
     }
+    const descriptionProblem =
+      endpoint.description === undefined ? undefined : endpointDescriptionProblem(endpoint.description);
+    if (descriptionProblem) fail(`${endpointPath}.description`, descriptionProblem.message);
     return endpoint as NonNullable<SeedApplication['endpoints']>[number];
   });
   parsed.connections = array(app.connections, `${path}.connections`).map((rawConnection, index) => {

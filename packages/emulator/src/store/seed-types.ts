@@ -28,8 +28,14 @@ export interface SeedApplication {
   environment: Environment;
   /** Keys with chosen values (`prl_sandbox_…`/`prl_live_…` matching the environment); all scopes by default. */
   keys?: { key: string; scopes?: string[] }[];
-  /** Endpoints with a chosen secret (`whsec_` + 32 base62) or a generated one. */
-  endpoints?: { url: string; events: WebhookEventType[]; secret?: string; active?: boolean }[];
+  /** Endpoints with a chosen secret (`whsec_` + 32 base62) or a generated one, and a description. */
+  endpoints?: {
+    url: string;
+    events: WebhookEventType[];
+    secret?: string;
+    active?: boolean;
+    description?: string;
+  }[];
   /** Simulated connections (live applications only). */
   connections?: SeedConnection[];
 }

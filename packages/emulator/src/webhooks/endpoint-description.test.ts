@@ -7,6 +7,7 @@ import { APP, setup } from '../_testing/webhook-harness';
 import { DEFAULT_APPLICATION_ID } from '../core/defaults';
 import { loadDirectory } from '../store/_load-directory';
 import { endpoint as storedEndpoint } from '../store/_record-shapes';
+import { parseSeed, SeedError } from '../store/parse-seed';
 
 // An endpoint's description (issue 24): `parley listen` says what its endpoint forwards to, and the
 // console shows it under the URL. Input from outside: bounded, and refused with a control
@@ -181,5 +182,32 @@ describe('a description in the data dir and in bundles', () => {
       );
     }
     expect(await listed(copy.emulator.control, created.id)).toMatchObject({ description: AT_LIMIT });
+  });
+
+  test('a seed file may give it; one breaking the rule stops the seed naming the place', async () => {
+    const seed = (description: unknown) => ({
+      workspaces: [
+        {
+          name: 'Seeded workspace',
+          applications: [
+            {
+              name: 'Seeded',
+              environment: 'sandbox',
+              endpoints: [{ url: URL, events: ['webhook.test'], description }],
+            },
+          ],
+        },
+      ],
+    });
+    const seeded = testEmulator({ seed: parseSeed(seed(AT_LIMIT)) });
+    await seeded.emulator.ready;
+    const all = (await seeded.emulator.control.listEndpoints({ limit: 100 })).data;
+    expect(all.map((endpoint) => endpoint.description)).toContain(AT_LIMIT);
+    for (const description of [`${AT_LIMIT}x`, 'a\nb', '', 7]) {
+      expect(() => parseSeed(seed(description))).toThrow(SeedError);
+      expect(() => parseSeed(seed(description))).toThrow(
+        'seed workspaces[0].applications[0].endpoints[0].description: description must',
+      );
+    }
   });
 });
