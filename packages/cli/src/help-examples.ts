@@ -160,6 +160,10 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
   'config list': ['parley config list', 'parley config list --json'],
   'config use': ['parley config use staging', 'PARLEY_PROFILE=staging parley status   # for one command'],
   'config delete': ['parley config delete staging', 'parley config delete staging --json'],
+  chat: [
+    `parley chat --connection ${CONNECTION} --from +33612345678   # type as the customer; the app's replies print as they happen`,
+    `parley chat --connection ${CONNECTION} --from +15550101002 --json   # a JSON line per change, for scripts`,
+  ],
   scenario: [
     `parley scenario run examples/scenarios/*.yaml   # the format: ${docsLink('scenarios.md')}`,
     'parley scenario run checkout.yaml --junit reports/scenarios.xml   # in CI',
