@@ -1,6 +1,6 @@
 import type { MessageError } from '@parley/sdk';
 import { DomainError } from './domain-error';
-import type { StatusStep } from './message-lifecycle';
+import type { StatusStep } from './status-step';
 
 /** What a magic sandbox recipient does to a send. */
 export type MagicBehaviour =

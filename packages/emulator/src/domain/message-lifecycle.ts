@@ -1,15 +1,10 @@
-import type { Message, MessageError, OutboundMessageStatus } from '@parley/sdk';
+import type { Message } from '@parley/sdk';
 import { formatTimestamp } from './ids';
 import { magicSteps } from './magic-recipients';
 import type { MessageRecord } from './records';
+import type { StatusStep } from './status-step';
 
-/** One scheduled status change: the status reached at `age` ms after acceptance. */
-export interface StatusStep {
-  status: OutboundMessageStatus;
-  age: number;
-  /** The message error a `failed` step brings (a magic recipient's late failure). */
-  error?: MessageError;
-}
+export type { StatusStep } from './status-step';
 
 /** Sandbox: queued < 2 s ≤ sent < 5 s ≤ delivered (spec 3.2, 8). */
 export const SANDBOX_STEPS: readonly StatusStep[] = [
