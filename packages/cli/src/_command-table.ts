@@ -359,14 +359,23 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
   [
     'scenario',
     (program, lazy) => {
-      program
+      const scenario = program
         .command('scenario')
-        .description('scenario files: steps over time and expectations, run in the emulator')
+        .description('scenario files: steps over time and expectations, run in the emulator');
+      scenario
         .command('run')
         .description('run scenario files, each in a workspace of its own with its own frozen clock')
         .argument('<files...>', 'scenario files (YAML)')
         .option('--junit <file>', 'also write the report as JUnit XML')
         .action(lazy(() => import('./commands/scenario/run'), ['files']));
+      scenario
+        .command('record')
+        .description("write an application's history in the running emulator as a scenario file")
+        .requiredOption('--out <file>', 'the scenario file (YAML) to write')
+        .option('--workspace <id>', 'only applications of this workspace')
+        .option('--app <id>', 'the application to record (needed when there are several)')
+        .option('--force', 'replace the file if it exists')
+        .action(lazy(() => import('./commands/scenario/record')));
     },
   ],
   [

@@ -173,6 +173,10 @@ export const HELP_EXAMPLES: Record<string, readonly string[]> = {
     'parley scenario run checkout.yaml --junit reports/scenarios.xml   # in CI',
     'parley scenario run checkout.yaml --json',
   ],
+  'scenario record': [
+    'parley scenario record --out checkout.yaml   # the one application of the running emulator',
+    `parley scenario record --workspace ${WORKSPACE} --app 2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d --out bug-1234.yaml --force`,
+  ],
   completion: [
     'parley completion bash >> ~/.bashrc',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a JS template

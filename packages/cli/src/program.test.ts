@@ -133,7 +133,7 @@ describe('buildProgram defines only the command the arguments name', () => {
   it('every command prints the same help defined alone as in the whole tree', () => {
     const whole = buildProgram(VERSION, [], recordingAction);
     const paths = commandPaths(whole);
-    expect(paths).toHaveLength(41);
+    expect(paths).toHaveLength(42);
     for (const path of paths) {
       const alone = buildProgram(VERSION, path, recordingAction);
       expect(helpOf(commandAt(alone, path)), path.join(' ')).toBe(helpOf(commandAt(whole, path)));

@@ -123,7 +123,7 @@ export type ControlApi = ReturnType<typeof controlApi>;
  * A failed control call as the command's error: unreachable or not the emulator (exit 3), or
  * refused by it (exit 1, with the emulator's error body for `--json`).
  */
-function exitErrorOf(error: unknown, origin: string, what: string): ExitError {
+export function exitErrorOf(error: unknown, origin: string, what: string): ExitError {
   if (isEmulatorControlError(error)) {
     return new ExitError(EXIT.api, `the emulator refused ${what}: ${error.message} (${error.code})`, {
       error: {

@@ -5,6 +5,7 @@ import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { terminalSafe } from '../../output/terminal-safe';
 import { defineCommand } from '../command-module';
+import { importEmulator } from './_import-emulator';
 import { junitXml } from './_junit';
 
 /** `parley scenario run FILE… [--junit OUT] [--json]`. */
@@ -23,23 +24,6 @@ export interface ScenarioRunResult {
 export const SCENARIO_EMULATOR_MISSING =
   'parley scenario run needs @parley/emulator: npm install -D @parley/emulator';
 
-// The emulator is an optional peer of the CLI, loaded only by the commands that run it.
-async function importEmulator(): Promise<typeof import('@parley/emulator')> {
-  try {
-    return await import('@parley/emulator');
-  } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if (
-      code === 'ERR_MODULE_NOT_FOUND' &&
-      typeof message === 'string' &&
-      message.includes("package '@parley/emulator'")
-    ) {
-      throw new ExitError(EXIT.config, SCENARIO_EMULATOR_MISSING);
-    }
-    throw error;
-  }
-}
-
 const isFileError = (error: unknown): error is ScenarioFileError =>
   error instanceof Error && error.name === 'ScenarioFileError';
 
@@ -52,7 +36,7 @@ export async function runScenarios(
   options: ScenarioRunOptions,
   context: CommandContext,
 ): Promise<ScenarioRunResult> {
-  const { createEmulator, loadScenario, runScenario } = await importEmulator();
+  const { createEmulator, loadScenario, runScenario } = await importEmulator(SCENARIO_EMULATOR_MISSING);
   const scenarios: Scenario[] = [];
   const refused: string[] = [];
   const details: { file: string; issues: unknown[] }[] = [];

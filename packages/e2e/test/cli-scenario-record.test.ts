@@ -1,0 +1,127 @@
+// `parley scenario record`: the built CLI records a workspace of a running emulator, and
+// `parley scenario run` replays the file (`pnpm --filter @parley/emulator build && pnpm --filter @parley/cli build` first).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSandbox, type EmulatorServer, type Sandbox, startEmulatorServer } from '@parley/emulator';
+import { assertCliBuilt, runCli } from '@parley/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+let server: EmulatorServer;
+let sandbox: Sandbox;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), 'parley-scenario-record-'));
+
+beforeAll(async () => {
+  assertCliBuilt();
+  server = await startEmulatorServer({ port: 0, clock: 'frozen' });
+  env = { PARLEY_BASE_URL: server.baseUrl, XDG_CONFIG_HOME: '/nonexistent-parley-e2e' };
+  // A workspace of its own, one application in it: what the CLI records over HTTP.
+  sandbox = await createSandbox(server.emulator, { now: '2026-11-02T09:00:00Z' });
+  await sandbox.parley.messages.send({
+    type: 'text',
+    connection_id: CONNECTION,
+    to: '+33612345678',
+    text: 'Hi',
+  });
+  await sandbox.advance('3s');
+  await sandbox.parley.messages.send({
+    type: 'text',
+    connection_id: CONNECTION,
+    to: '+15550101004',
+    text: 'Lost',
+  });
+  await sandbox.advance('1m');
+});
+afterAll(async () => {
+  await sandbox?.dispose();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('parley scenario record (as a process)', () => {
+  it('records the sends and the advance; parley scenario run replays the file: exit 0', async () => {
+    const file = join(dir, 'recorded.yaml');
+    const recorded = await runCli(
+      ['scenario', 'record', '--workspace', sandbox.workspaceId, '--out', file, '--json'],
+      env,
+    );
+    expect(recorded.stderr).toBe('');
+    expect(recorded.code).toBe(0);
+    expect(JSON.parse(recorded.stdout)).toEqual({
+      file,
+      application_id: sandbox.applicationId,
+      workspace_id: sandbox.workspaceId,
+      steps: 6,
+    });
+    expect(parse(readFileSync(file, 'utf8'))).toMatchObject({
+      version: 1,
+      start: '2026-11-02T09:00:00.000Z',
+      steps: [
+        { send: { name: 'message_1', body: { type: 'text', to: '+33612345678', text: 'Hi' } } },
+        { advance: '3s' },
+        { send: { name: 'message_2', body: { type: 'text', to: '+15550101004', text: 'Lost' } } },
+        { advance: '1m' },
+        { expect_status: { message: 'message_1', status: 'delivered' } },
+        { expect_status: { message: 'message_2', status: 'failed' } },
+      ],
+    });
+    const ran = await runCli(['scenario', 'run', file], {});
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim().split('\n').at(-1)).toBe('1 scenario(s): 1 passed, 0 failed');
+    // Written through a temporary file that is gone once renamed.
+    expect(readdirSync(dir)).toEqual(['recorded.yaml']);
+  });
+
+  it('keeps an existing file (exit 2) unless --force, which replaces it', async () => {
+    const file = join(dir, 'kept.yaml');
+    writeFileSync(file, 'mine\n');
+    const refused = await runCli(
+      ['scenario', 'record', '--workspace', sandbox.workspaceId, '--out', file],
+      env,
+    );
+    expect(refused).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: ${file} exists: pass --force to replace it\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    const forced = await runCli(
+      ['scenario', 'record', '--workspace', sandbox.workspaceId, '--out', file, '--force'],
+      env,
+    );
+    expect(forced.stderr).toBe('');
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toBe(
+      `Recorded application ${sandbox.applicationId} as 6 step(s) to ${file}: replay it with parley scenario run ${file}\n`,
+    );
+    expect(parse(readFileSync(file, 'utf8')).version).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['kept.yaml', 'recorded.yaml']);
+  });
+
+  it('an application that is not in the workspace: exit 1 naming it; an emulator that is not there: exit 3', async () => {
+    const other = '2b3c4d5e-6f70-4a1b-8c2d-3e4f5a6b7c8d';
+    const file = join(dir, 'none.yaml');
+    const missing = await runCli(
+      ['scenario', 'record', '--workspace', sandbox.workspaceId, '--app', other, '--out', file],
+      env,
+    );
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: no application ${other} in workspace ${sandbox.workspaceId} (see GET /_emulator/applications)\n`,
+    });
+    const gone = await runCli(['scenario', 'record', '--out', file], {
+      ...env,
+      PARLEY_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toMatch(
+      /^Error: could not reach the emulator control API at http:\/\/127\.0\.0\.1:9: /,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['kept.yaml', 'recorded.yaml']);
+  });
+});
