@@ -52,3 +52,69 @@ it('record → run → pass: the recorded sends at their times, and the statuses
   expect(report.passed).toBe(true);
   await sandbox.dispose();
 });
+
+it('record → run → pass: a customer message, the reply, and the deliveries the endpoint got', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z' });
+  const connection_id = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+  await sandbox.receiver();
+  await emulator.control.messageAsCustomer(sandbox.applicationId, {
+    connection_id,
+    from: '+33612345678',
+    text: 'Is my order shipped?',
+  });
+  await sandbox.advance('2s');
+  await sandbox.parley.messages.send({ type: 'text', connection_id, to: '+33612345678', text: 'Yes' });
+  await sandbox.advance('5s');
+
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  const scenario = parseScenario(text, 'recorded.yaml');
+  expect([...scenario.endpoints.keys()]).toEqual(['app']);
+  expect(
+    scenario.steps.map((step) =>
+      step.kind === 'advance'
+        ? `advance ${step.text}`
+        : step.kind === 'customer'
+          ? `customer ${step.from} ${step.text}`
+          : step.kind === 'expect_delivery'
+            ? `expect_delivery ${step.type} ${step.message ?? ''} ${JSON.stringify([...step.fields])}`
+            : step.kind,
+    ),
+  ).toEqual([
+    'customer +33612345678 Is my order shipped?',
+    'advance 2s',
+    'send',
+    'advance 5s',
+    'expect_status',
+    'expect_delivery message.received  [["data.message.from","+33612345678"],["data.message.text","Is my order shipped?"]]',
+    'expect_delivery message.status_updated message_1 [["data.message.status","sent"]]',
+    'expect_delivery message.status_updated message_1 [["data.message.status","delivered"]]',
+  ]);
+  const report = await runScenario(scenario, { emulator });
+  expect(report.failures).toEqual([]);
+  expect(report.passed).toBe(true);
+  await sandbox.dispose();
+});
+
+it('a recorded customer message the replay does not make fails the run (the expectation can fail)', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z' });
+  await sandbox.receiver();
+  await emulator.control.messageAsCustomer(sandbox.applicationId, {
+    connection_id: '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51',
+    from: '+33612345678',
+    text: 'Hello',
+  });
+  await sandbox.advance('1s');
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  const tampered = text.replace(
+    'customer:\n      from: "+33612345678"',
+    'customer:\n      from: "+33612345679"',
+  );
+  expect(tampered).not.toBe(text);
+  const report = await runScenario(parseScenario(tampered, 'recorded.yaml'), {
+    emulator,
+    throwOnFailure: false,
+  });
+  expect(report.passed).toBe(false);
+  expect(report.failures.map((failure) => failure.path)).toEqual(['steps[2]']);
+  await sandbox.dispose();
+});
