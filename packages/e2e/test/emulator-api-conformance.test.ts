@@ -1458,8 +1458,8 @@ describe('docs/emulator-api.yaml against the emulator, through Prism', { timeout
   });
 
   it('each operation is the function of emulator.control of its name, and each function an operation', () => {
-    // The activity feed is HTTP only (a stream and its list); everything else is one control call.
-    const httpOnly = ['streamActivity', 'listActivity'];
+    // The activity stream is HTTP only (server-sent events); everything else is one control call.
+    const httpOnly = ['streamActivity'];
     const operationIds = Object.values(description.paths).flatMap((item) =>
       METHODS.flatMap((method) => item[method]?.operationId ?? []),
     );

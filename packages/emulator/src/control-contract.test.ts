@@ -1,6 +1,7 @@
+import type { ListEnvelope } from '@parley/sdk';
 import { startReceiver, type TestReceiver } from '@parley/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createControlClient, type EmulatorControl } from './control';
+import { type ActivityItem, createControlClient, type EmulatorControl } from './control';
 import { createEmulator, type Emulator } from './create-emulator';
 import { SANDBOX_ACTIVE_CONNECTION_ID } from './domain/sandbox-fixtures';
 import { type EmulatorServer, startEmulatorServer } from './server/start-server';
@@ -51,6 +52,7 @@ const CONTROL_METHODS = [
   'getConversation',
   'messageAsCustomer',
   'listEvents',
+  'listActivity',
   'createFault',
   'listFaults',
   'deleteFault',
@@ -163,6 +165,18 @@ async function compareWithout<Answer extends object>(
     return { ...answer, [field]: null };
   });
   return answers as [Answer, Answer];
+}
+
+/**
+ * An activity page without what differs by design: over HTTP each control change is an item of its
+ * own, so the seqs (and the cursors made of them) differ; the items and their order may not.
+ */
+function withoutSeqs({ data, next_cursor, ...page }: ListEnvelope<ActivityItem>) {
+  return {
+    ...page,
+    next_cursor: next_cursor === null ? null : '<cursor>',
+    data: data.map(({ seq: _seq, ...item }) => item),
+  };
 }
 
 /** {@link compare} for a call both sides must refuse: the in-process refusal. */
@@ -328,6 +342,42 @@ describe('emulator.control and createControlClient() answer the same', () => {
     await both((control) => control.idle());
     await both((control, pick) => control.listMessages({ applicationId: pick(app).id }));
     await both((control, pick) => control.listEvents({ applicationId: pick(app).id }));
+    const activityPages: ListEnvelope<ActivityItem>[] = [];
+    const [statuses] = await both(async (control, pick) => {
+      const page = await control.listActivity({ applicationId: pick(app).id, type: 'message', limit: 2 });
+      activityPages.push(page);
+      return withoutSeqs(page);
+    });
+    expect(statuses).toMatchObject({ object: 'list', has_more: true, next_cursor: '<cursor>' });
+    expect(statuses.data.map((item) => item.kind === 'message' && item.status)).toEqual([
+      'delivered',
+      'sent',
+    ]);
+    const [accepted] = await both(async (control, pick) =>
+      withoutSeqs(
+        await control.listActivity({
+          applicationId: pick(app).id,
+          type: 'message',
+          limit: 2,
+          cursor: pick(activityPages as [ListEnvelope<ActivityItem>, ListEnvelope<ActivityItem>])
+            .next_cursor!,
+        }),
+      ),
+    );
+    expect(accepted).toMatchObject({ has_more: false, next_cursor: null });
+    expect(accepted.data.map((item) => item.kind === 'message' && item.status)).toEqual(['queued']);
+    const [failedCalls] = await both(async (control, pick) =>
+      withoutSeqs(await control.listActivity({ applicationId: pick(app).id, status: '5xx' })),
+    );
+    expect(failedCalls.data).toEqual([]);
+    expect(
+      await refusedByBoth((control) => control.listActivity({ type: 'message', limit: 101 })),
+    ).toMatchObject({ status: 400, code: 'validation_error', details: { field: 'limit' } });
+    expect(await refusedByBoth((control) => control.listActivity({ cursor: 'nope' }))).toMatchObject({
+      status: 400,
+      code: 'validation_error',
+      details: { field: 'cursor' },
+    });
     await both((control, pick) => control.listApplicationConnections(pick(app).id));
     await both((control, pick) => control.usage(pick(app).id));
     await both((control) => control.usage());

@@ -21,6 +21,8 @@ export {
 } from './control-client/create-control-client';
 export { listAll } from './control-client/list-all';
 export type {
+  ActivityItem,
+  ActivityQuery,
   ApplicationView,
   ChaosInput,
   ChaosView,

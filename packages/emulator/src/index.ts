@@ -1,5 +1,7 @@
 export type { Clock, ClockMode, ScheduledJob, Scheduler } from './clock/clock-types';
 export type {
+  ActivityItem,
+  ActivityQuery,
   ApplicationView,
   ChaosInput,
   ChaosView,

@@ -119,6 +119,8 @@ export function createControlClient(options: ControlClientOptions = {}): Emulato
       post(at`applications/${applicationId}/conversation/messages`, input),
     listEvents: ({ applicationId, ...query } = {}) =>
       get('events', { ...page(query), application_id: applicationId }),
+    listActivity: ({ applicationId, type, status, ...query } = {}) =>
+      get('activity', { ...page(query), application_id: applicationId, type, status }),
     createFault: (input) => post('faults', input),
     listFaults: (query) => get('faults', page(query)),
     deleteFault: (id) => remove(at`faults/${id}`),

@@ -14,6 +14,7 @@ import type { ApplicationRecord } from '../domain/records';
 import type { ChaosKind, ChaosSetting } from '../domain/webhook-chaos';
 import type { PersistenceHealth } from '../store/persistence';
 import type { DeliveryView, EndpointView } from '../webhooks/webhook-service';
+import type { ActivityItem } from './activity-feed';
 import type { ExportOptions, ImportView, StateBundle } from './bundle-types';
 import type { ConnectionWithTemplates } from './connections';
 import type {
@@ -35,6 +36,7 @@ import type { WorkspaceClockView, WorkspaceView } from './workspaces';
 // code of the emulator with it.
 
 export type {
+  ActivityItem,
   ConnectionWithTemplates,
   ConversationItem,
   ConversationQuery,
@@ -89,6 +91,17 @@ export interface ClockView {
 export interface ControlPageQuery {
   limit?: number;
   cursor?: string;
+}
+
+/**
+ * `GET /_emulator/activity`: paging, and filters that each keep only matching items:
+ * `applicationId`, `type` (an item kind such as `request`, or an event type such as
+ * `message.status_updated`) and `status` (`delivered`, `404`, or a class such as `4xx`).
+ */
+export interface ActivityQuery extends ControlPageQuery {
+  applicationId?: string;
+  type?: string;
+  status?: string;
 }
 
 /** `POST /_emulator/workspaces`. `clock` gives it a clock of its own, from `now` (ISO 8601). */
@@ -250,6 +263,11 @@ export interface EmulatorControl {
    */
   messageAsCustomer(applicationId: string, input: CustomerMessageInput): Promise<Message>;
   listEvents(query?: ControlPageQuery & { applicationId?: string }): Promise<ListEnvelope<WebhookEvent>>;
+  /**
+   * The kept activity (what `GET /_emulator/stream` sends), newest first, secrets masked; the
+   * cursor stays put while new items arrive.
+   */
+  listActivity(query?: ActivityQuery): Promise<ListEnvelope<ActivityItem>>;
   /** The next `times` matching /v1 requests get `fault` instead of the API's answer. */
   createFault(input: CreateFaultInput): Promise<FaultView>;
   /** Every fault in matching order, used-up ones included (`remaining: 0`). */

@@ -3,6 +3,7 @@ import { parseIdleTimeout } from '../domain/idle-timeout';
 import { listPage, type PageQuery } from '../domain/list-page';
 import { MAGIC_RECIPIENTS } from '../domain/magic-recipients';
 import { sendAsApplication } from './accept-send';
+import { activityPage } from './activity-page';
 import { createApplication } from './applications';
 import { advanceGlobalClock, globalClock } from './clock';
 import { applicationConnections } from './connections';
@@ -123,6 +124,7 @@ export function createControl(runtime: ControlRuntime): EmulatorControl {
     messageAsCustomer: (applicationId, input) =>
       mutate(() => conversations.messageAsCustomer(core, applicationId, input)),
     listEvents: ({ applicationId, ...query } = {}) => page(() => listEvents(core, applicationId), query),
+    listActivity: (query) => read(() => activityPage(core.activity, query)),
     createFault: (input) => mutate(() => createFault(core, input)),
     listFaults: (query) => page(() => core.faults.list(), query),
     deleteFault: (id) => mutate(() => core.faults.delete(id)),

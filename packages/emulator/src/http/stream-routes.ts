@@ -1,10 +1,9 @@
 import type { H3, H3Event } from 'h3';
-import type { ActivityFeed, ActivityItem } from '../core/activity-feed';
+import type { ActivityFeed } from '../core/activity-feed';
+import { activityPage } from '../core/activity-page';
 import type { EmulatorCore } from '../core/emulator-core';
-import { DomainError } from '../domain/domain-error';
 import { activityStream } from './_activity-stream';
 import { requestIdOf, sameOriginOnly } from './_control-handler';
-import { limitOf } from './_pagination';
 import { jsonResponse } from './_respond';
 
 /**
@@ -19,7 +18,7 @@ export function registerStreamRoutes(app: H3, core: EmulatorCore): void {
   });
   app.get(
     '/_emulator/activity',
-    (event) => jsonResponse(200, activityPage(core.activity, event.url), requestIdOf(event)),
+    (event) => jsonResponse(200, activityPage(core.activity, activityQueryOf(event.url)), requestIdOf(event)),
     { middleware },
   );
 }
@@ -49,51 +48,21 @@ function openStream(feed: ActivityFeed, event: H3Event, requestId: string): Resp
   });
 }
 
-/**
- * A page of kept items, newest first, filtered by `application_id`, `type` (an item kind such as
- * `request`, or an event type such as `message.status_updated`) and `status` (`delivered`, `404`,
- * or a class: `2xx`, `4xx`, `5xx`). The cursor is the seq to continue below, so a page does not
- * shift when new items arrive.
- */
-function activityPage(feed: ActivityFeed, url: URL) {
-  const limit = limitOf(url);
-  const applicationId = url.searchParams.get('application_id');
-  const type = url.searchParams.get('type');
-  const status = url.searchParams.get('status');
-  const cursor = url.searchParams.get('cursor');
-  const below = cursor === null ? Number.POSITIVE_INFINITY : cursorSeq(cursor);
-  const data: unknown[] = [];
-  let nextCursor: string | null = null;
-  for (const entry of feed.newestFirst()) {
-    const { item } = entry;
-    if (item.seq >= below) continue;
-    if (applicationId !== null && !item.application_ids.includes(applicationId)) continue;
-    if (type !== null && item.kind !== type && !('type' in item && item.type === type)) continue;
-    if (status !== null && !statusMatches(item, status)) continue;
-    if (data.length === limit) {
-      nextCursor = Buffer.from(`s:${item.seq + 1}`).toString('base64url');
-      break;
-    }
-    data.push(JSON.parse(feed.json(entry)));
-  }
-  return { object: 'list', data, has_more: nextCursor !== null, next_cursor: nextCursor };
-}
-
-function statusMatches(item: ActivityItem, wanted: string): boolean {
-  if (!('status' in item)) return false;
-  const status = String(item.status);
-  return /^[1-5]xx$/.test(wanted)
-    ? typeof item.status === 'number' && status[0] === wanted[0]
-    : status === wanted;
-}
-
-function cursorSeq(cursor: string): number {
-  const match = /^s:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) {
-    throw new DomainError('validation_error', 'cursor is not one this API returned.', {
-      field: 'cursor',
-      reason: 'invalid_value',
-    });
-  }
-  return Number(match[1]);
+/** The query parameters of `GET /_emulator/activity` as `control.listActivity` takes them. */
+function activityQueryOf(url: URL): Parameters<typeof activityPage>[1] {
+  const given = (name: string) => url.searchParams.get(name) ?? undefined;
+  const [limit, cursor, applicationId, type, status] = [
+    given('limit'),
+    given('cursor'),
+    given('application_id'),
+    given('type'),
+    given('status'),
+  ];
+  return {
+    ...(limit !== undefined && { limit }),
+    ...(cursor !== undefined && { cursor }),
+    ...(applicationId !== undefined && { applicationId }),
+    ...(type !== undefined && { type }),
+    ...(status !== undefined && { status }),
+  };
 }

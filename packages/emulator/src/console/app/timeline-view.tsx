@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ACTIVITY_STATUSES } from '../../domain/activity-statuses';
 import { ACTIVITY_KINDS } from './activity-summary';
 import { useConsole } from './console-context';
-import { listActivity } from './control';
+import { control } from './control';
 import type { ActivityItem, Application } from './control-types';
 import { Empty, LoadError } from './empty';
 import { useLiveData } from './live-data';
@@ -24,10 +24,11 @@ export function TimelineView({ app }: { app: Application }) {
   const [selected, setSelected] = useState<ActivityItem | null>(null);
   const activity = useLiveData(
     () =>
-      listActivity({
-        application_id: filters.application,
-        type: filters.type,
-        status: filters.status,
+      control.listActivity({
+        // An empty select is no filter ("All", "Everything", "Any").
+        ...(filters.application !== '' && { applicationId: filters.application }),
+        ...(filters.type !== '' && { type: filters.type }),
+        ...(filters.status !== '' && { status: filters.status }),
         limit: 50,
         ...(pages.cursor === null ? {} : { cursor: pages.cursor }),
       }),
