@@ -24,6 +24,8 @@ export interface SandboxOptions {
   now?: number | string | Date;
   /** Options of {@link Sandbox.parley}, e.g. `{ maxRetries: 0 }`. */
   client?: SandboxClientOptions;
+  /** The application's environment (default `sandbox`); `live` is a simulated live one (its key accepts the agreement). */
+  environment?: 'sandbox' | 'live';
 }
 
 /** Options of {@link Sandbox.receiver}. */
@@ -86,10 +88,13 @@ export async function createSandbox(emulator: Emulator, options: SandboxOptions 
   });
   const application = await control.createApplication({
     name,
-    environment: 'sandbox',
+    environment: options.environment ?? 'sandbox',
     workspace_id: workspace.id,
   });
-  const key = await control.createKey(application.id, {});
+  const key = await control.createKey(
+    application.id,
+    options.environment === 'live' ? { accept_agreement: true } : {},
+  );
   const fetch = (input: string | URL | Request, init?: RequestInit) =>
     emulator.fetch(new Request(input, init));
   const client = (clientOptions: SandboxClientOptions = {}) =>

@@ -198,7 +198,11 @@ export function checkScenarioValue(value: unknown, file?: string): Scenario {
 }
 
 function checkScenario(value: unknown, check: Check, file: string | undefined): Scenario | undefined {
-  const top = check.object(value, [], ['version', 'name', 'description', 'start', 'endpoints', 'steps']);
+  const top = check.object(
+    value,
+    [],
+    ['version', 'name', 'description', 'start', 'application', 'endpoints', 'steps'],
+  );
   if (!top) return undefined;
   if (top.version !== 1) check.fail(['version'], 'must be 1');
   const name = check.string(top.name, ['name'], 'a name of 1 to 200 characters', /^[^\n]{1,200}$/);
@@ -210,6 +214,10 @@ function checkScenario(value: unknown, check: Check, file: string | undefined): 
     if (start !== undefined && Number.isNaN(Date.parse(start)))
       check.fail(['start'], 'must be an ISO 8601 time, e.g. 2026-11-02T09:00:00Z');
   }
+  const application =
+    top.application === undefined
+      ? 'sandbox'
+      : check.oneOf(top.application, ['application'], ['sandbox', 'live'] as const);
   const endpoints = checkEndpoints(top.endpoints, check);
   const steps: ScenarioStep[] = [];
   if (!Array.isArray(top.steps) || top.steps.length === 0 || top.steps.length > MAX_STEPS) {
@@ -217,12 +225,21 @@ function checkScenario(value: unknown, check: Check, file: string | undefined): 
   } else {
     const sends = new Set<string>();
     top.steps.forEach((raw, index) => {
-      const step = checkStep(raw, index, check, endpoints, sends);
+      const step = checkStep(raw, index, check, endpoints, sends, application === 'live');
       if (step) steps.push(step);
     });
   }
   if (check.issues.length > 0 || name === undefined) return undefined;
-  return { version: 1, name, description, start, endpoints, steps, file };
+  return {
+    version: 1,
+    name,
+    description,
+    start,
+    ...(application === 'live' ? { application } : {}),
+    endpoints,
+    steps,
+    file,
+  };
 }
 
 function checkEndpoints(value: unknown, check: Check): Map<string, ScenarioEndpoint> {
@@ -268,6 +285,7 @@ function checkStep(
   check: Check,
   endpoints: ReadonlyMap<string, ScenarioEndpoint>,
   sends: Set<string>,
+  live: boolean,
 ): ScenarioStep | undefined {
   const at: Segment[] = ['steps', index];
   if (!isObject(raw) || Object.keys(raw).length !== 1) {
@@ -332,8 +350,9 @@ function checkStep(
       const repeat =
         fields.repeat === undefined ? 1 : check.whole(fields.repeat, [...p, 'repeat'], 1, MAX_REPEAT);
       if (!message || repeat === undefined) return undefined;
+      // A live scenario's default connection is made when it runs.
       const sendBody = {
-        connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+        ...(live ? {} : { connection_id: SANDBOX_ACTIVE_CONNECTION_ID }),
         ...message,
       } as unknown as SendMessageParams;
       return { kind, path, name, body: sendBody, repeat };
@@ -410,6 +429,10 @@ function checkStep(
       return { kind, path, endpoint, seed, kinds };
     }
     case 'trigger': {
+      if (live) {
+        check.fail(p, 'needs application: sandbox: synthetic events exist in the sandbox alone');
+        return undefined;
+      }
       const fields = check.object(body, p, ['type', 'overrides']);
       if (!fields) return undefined;
       const type = check.oneOf(fields.type, [...p, 'type'], SANDBOX_EVENT_TYPES);
@@ -424,12 +447,31 @@ function checkStep(
       return type ? { kind, path, type, overrides } : undefined;
     }
     case 'expect_status': {
-      const fields = check.object(body, p, ['message', 'status', 'by']);
+      const fields = check.object(body, p, ['message', 'status', 'by', 'error']);
       if (!fields) return undefined;
       const message = sendRef(fields.message, [...p, 'message']);
       const status = check.oneOf(fields.status, [...p, 'status'], STATUSES);
       const by = fields.by === undefined ? undefined : check.duration(fields.by, [...p, 'by']);
-      return status ? { kind, path, message, status, byMs: by?.ms, byText: by?.text } : undefined;
+      const error =
+        fields.error === undefined
+          ? undefined
+          : check.string(
+              fields.error,
+              [...p, 'error'],
+              'an error code, e.g. outside_messaging_window',
+              /^[a-z][a-z0-9_]{0,63}$/,
+            );
+      return status
+        ? {
+            kind,
+            path,
+            message,
+            status,
+            byMs: by?.ms,
+            byText: by?.text,
+            ...(error === undefined ? {} : { error }),
+          }
+        : undefined;
     }
     case 'expect_delivery': {
       const fields = check.object(body, p, ['endpoint', 'type', 'message', 'fields', 'count']);

@@ -172,6 +172,7 @@ async function runIn(emulator: Emulator, scenario: Scenario): Promise<ScenarioRe
     name: `scenario: ${scenario.name}`,
     ...(scenario.start === undefined ? {} : { now: scenario.start }),
     client: { maxRetries: 0 },
+    ...(scenario.application === 'live' ? { environment: 'live' as const } : {}),
   });
   const faults: string[] = [];
   try {
@@ -183,6 +184,9 @@ async function runIn(emulator: Emulator, scenario: Scenario): Promise<ScenarioRe
 }
 
 class StepFailure extends Error {}
+
+// A live scenario's simulated business number (the emulator's live simulation takes any).
+const LIVE_NUMBER = '+14155550100';
 
 class Run {
   private readonly start: number;
@@ -210,7 +214,17 @@ class Run {
     };
   }
 
+  /** A live scenario's own connection: its sends' default, where its customers write. */
+  private liveConnection: string | undefined;
+
   async all(): Promise<ScenarioReport> {
+    if (this.scenario.application === 'live') {
+      const connection = await this.emulator.control.createConnection(this.sandbox.applicationId, {
+        phone_number: LIVE_NUMBER,
+        name: 'scenario',
+      });
+      this.liveConnection = connection.id;
+    }
     for (const endpoint of this.scenario.endpoints.values()) {
       let answered = 0;
       const receiver = await this.sandbox.receiver({
@@ -271,7 +285,11 @@ class Run {
         for (let i = 0; i < step.repeat; i++) {
           const call: Call = { step: number, path: step.path, claimed: false };
           try {
-            call.message = await sandbox.parley.messages.send(step.body);
+            call.message = await sandbox.parley.messages.send(
+              step.body.connection_id === undefined && this.liveConnection !== undefined
+                ? { ...step.body, connection_id: this.liveConnection }
+                : step.body,
+            );
           } catch (error) {
             if (!isParleyError(error)) throw error;
             call.error = isAPIError(error)
@@ -285,6 +303,14 @@ class Run {
         return;
       }
       case 'customer':
+        if (this.liveConnection !== undefined) {
+          await this.emulator.control.messageAsCustomer(sandbox.applicationId, {
+            connection_id: this.liveConnection,
+            from: step.from,
+            text: step.text,
+          });
+          return;
+        }
         await sandbox.trigger('message.received', {
           'data.message.from': step.from,
           'data.message.text': step.text,
@@ -354,14 +380,17 @@ class Run {
     const wrong: string[] = [];
     for (const message of messages) {
       const current = await this.sandbox.parley.messages.get(message.id);
-      if (!reached(current.status, step.status)) {
+      if (
+        !reached(current.status, step.status) ||
+        (step.error !== undefined && current.error?.code !== step.error)
+      ) {
         wrong.push(`${message.id} is ${current.status}${current.error ? ` (${current.error.code})` : ''}`);
       }
     }
     if (wrong.length > 0) {
       const when = `+${formatDuration(this.sandbox.clock.now() - this.start)}`;
       throw new StepFailure(
-        `expected ${step.message} to have reached ${step.status}${step.byText ? ` by ${step.byText}` : ''}; at ${when} ${wrong.slice(0, 5).join(', ')}`,
+        `expected ${step.message} to have reached ${step.status}${step.error ? ` (${step.error})` : ''}${step.byText ? ` by ${step.byText}` : ''}; at ${when} ${wrong.slice(0, 5).join(', ')}`,
       );
     }
   }

@@ -11,11 +11,12 @@ const emulator = createEmulator({ clock: 'frozen' });
 afterAll(() => emulator.close());
 
 describe('examples/scenarios', () => {
-  it('has the five documented scenarios', () => {
+  it('has the six documented scenarios', () => {
     expect(FILES.sort()).toEqual([
       'customer-conversation.yaml',
       'failed-recipient.yaml',
       'flaky-receiver.yaml',
+      'live-conversation-window.yaml',
       'rate-limited-burst.yaml',
       'template-delivered.yaml',
     ]);

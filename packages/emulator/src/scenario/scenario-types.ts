@@ -78,6 +78,8 @@ export interface ExpectStatusStep {
   status: MessageStatus;
   byMs: number | undefined;
   byText: string | undefined;
+  /** The error code the messages must carry (a failed message's `error.code`). */
+  error?: string;
 }
 
 /** An endpoint received an event of `type` whose fields (dotted paths) have these values. */
@@ -131,6 +133,11 @@ export interface Scenario {
   description: string | undefined;
   /** Where the scenario's frozen clock starts (ISO 8601), else the emulator's time. */
   start: string | undefined;
+  /**
+   * The kind of application the scenario runs as (default `sandbox`): `live` is a simulated live
+   * one with a connection of its own, whose customers' 24 h windows rule text sends.
+   */
+  application?: 'sandbox' | 'live';
   endpoints: Map<string, ScenarioEndpoint>;
   steps: ScenarioStep[];
   /** The file it was read from, when it was. */
