@@ -118,3 +118,61 @@ it('a recorded customer message the replay does not make fails the run (the expe
   expect(report.failures.map((failure) => failure.path)).toEqual(['steps[2]']);
   await sandbox.dispose();
 });
+
+it('record → run → pass: a live application, a reply inside the window and one 24 h later (failed, its code)', async () => {
+  const { control } = emulator;
+  const workspace = await control.createWorkspace({
+    name: 'live',
+    clock: 'frozen',
+    now: '2026-11-02T09:00:00.000Z',
+  });
+  const app = await control.createApplication({
+    name: 'Shop',
+    environment: 'live',
+    workspace_id: workspace.id,
+  });
+  await control.createKey(app.id, { accept_agreement: true });
+  const connection = await control.createConnection(app.id, { phone_number: '+14155550100' });
+  await control.messageAsCustomer(app.id, { connection_id: connection.id, from: '+33612345678', text: 'Hi' });
+  await control.sendMessage(app.id, {
+    type: 'text',
+    connection_id: connection.id,
+    to: '+33612345678',
+    text: 'Yes',
+  });
+  await control.advanceWorkspaceClock(workspace.id, 24 * 3_600_000);
+  await control.sendMessage(app.id, {
+    type: 'text',
+    connection_id: connection.id,
+    to: '+33612345678',
+    text: 'Late',
+  });
+  await control.advanceWorkspaceClock(workspace.id, 5_000);
+
+  const text = await recordScenario(control, { applicationId: app.id });
+  const scenario = parseScenario(text, 'recorded.yaml');
+  expect(scenario.application).toBe('live');
+  expect(
+    scenario.steps.map((step) =>
+      step.kind === 'advance'
+        ? `advance ${step.text}`
+        : step.kind === 'expect_status'
+          ? `expect_status ${step.message} ${step.status} ${step.error ?? ''}`
+          : step.kind === 'send'
+            ? `send ${JSON.stringify(step.body)}`
+            : step.kind,
+    ),
+  ).toEqual([
+    'customer',
+    'send {"type":"text","to":"+33612345678","text":"Yes"}',
+    'advance 1d',
+    'send {"type":"text","to":"+33612345678","text":"Late"}',
+    'advance 5s',
+    'expect_status message_1 read ',
+    'expect_status message_2 failed outside_messaging_window',
+  ]);
+  const report = await runScenario(scenario, { emulator, throwOnFailure: false });
+  expect(report.failures).toEqual([]);
+  expect(report.passed).toBe(true);
+  await control.resetWorkspace(workspace.id);
+});

@@ -39,6 +39,7 @@ export async function recordScenario(
     (each) => each.id === applicationId,
   );
   if (!application) throw new Error(`no application ${applicationId}`);
+  const live = application.environment === 'live';
   const messages = (await listAll((page) => control.listMessages({ applicationId, ...page }))).filter(
     (message) => message.direction === 'outbound',
   );
@@ -80,8 +81,15 @@ export async function recordScenario(
     }
     const name = `message_${names.size + 1}`;
     names.set(happening.message.id, name);
-    steps.push({ send: { name, body: bodyOf(happening.message) } });
-    statuses.push({ expect_status: { message: name, status: happening.message.status } });
+    steps.push({ send: { name, body: bodyOf(happening.message, live) } });
+    const { status, error } = happening.message;
+    statuses.push({
+      expect_status: {
+        message: name,
+        status,
+        ...(status === 'failed' && error ? { error: error.code } : {}),
+      },
+    });
   }
   if (now > cursor) steps.push({ advance: formatScenarioDuration(now - cursor) });
   steps.push(...statuses);
@@ -92,6 +100,7 @@ export async function recordScenario(
     version: 1,
     name: options.name ?? 'recorded',
     start: new Date(start).toISOString(),
+    ...(live ? { application: 'live' } : {}),
     ...(deliveries.length === 0 ? {} : { endpoints: { [RECORDED_ENDPOINT]: {} } }),
     steps,
   });
@@ -148,10 +157,11 @@ function customerOf(event: WebhookEvent): { from: string; text: string } {
   return { from: message?.from ?? '', text: message?.text ?? '' };
 }
 
-function bodyOf(message: Message): Record<string, unknown> {
+// A live replay has a connection of its own, the default of its sends.
+function bodyOf(message: Message, live: boolean): Record<string, unknown> {
   return {
     type: message.type,
-    ...(message.connection_id === SANDBOX_ACTIVE_CONNECTION_ID
+    ...(live || message.connection_id === SANDBOX_ACTIVE_CONNECTION_ID
       ? {}
       : { connection_id: message.connection_id }),
     to: message.to,
