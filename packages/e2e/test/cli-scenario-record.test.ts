@@ -76,6 +76,45 @@ describe('parley scenario record (as a process)', () => {
     expect(readdirSync(dir)).toEqual(['recorded.yaml']);
   });
 
+  it('records a customer message and the deliveries over HTTP; the replay passes: exit 0', async () => {
+    const chat = await createSandbox(server.emulator, { now: '2026-11-02T09:00:00Z' });
+    try {
+      await chat.receiver();
+      await server.emulator.control.messageAsCustomer(chat.applicationId, {
+        connection_id: CONNECTION,
+        from: '+33612345678',
+        text: 'Shipped?',
+      });
+      await chat.advance('2s');
+      await chat.parley.messages.send({
+        type: 'text',
+        connection_id: CONNECTION,
+        to: '+33612345678',
+        text: 'Yes',
+      });
+      await chat.advance('5s');
+      const file = join(dir, 'chat.yaml');
+      const recorded = await runCli(['scenario', 'record', '--app', chat.applicationId, '--out', file], env);
+      expect(recorded.stderr).toBe('');
+      expect(recorded.code).toBe(0);
+      const yaml = parse(readFileSync(file, 'utf8'));
+      expect(yaml.endpoints).toEqual({ app: {} });
+      expect(yaml.steps.slice(0, 4)).toEqual([
+        { customer: { from: '+33612345678', text: 'Shipped?' } },
+        { advance: '2s' },
+        { send: { name: 'message_1', body: { type: 'text', to: '+33612345678', text: 'Yes' } } },
+        { advance: '5s' },
+      ]);
+      expect(yaml.steps.filter((step: object) => 'expect_delivery' in step)).toHaveLength(3);
+      const ran = await runCli(['scenario', 'run', file], {});
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      rmSync(file);
+    } finally {
+      await chat.dispose();
+    }
+  });
+
   it('keeps an existing file (exit 2) unless --force, which replaces it', async () => {
     const file = join(dir, 'kept.yaml');
     writeFileSync(file, 'mine\n');
@@ -114,6 +153,13 @@ describe('parley scenario record (as a process)', () => {
       stdout: '',
       stderr: `Error: no application ${other} in workspace ${sandbox.workspaceId} (see GET /_emulator/applications)\n`,
     });
+    const several = await runCli(['scenario', 'record', '--out', file], env);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/^Error: \d+ applications in the emulator: pass --app with one of /);
+    expect(several.stderr).toContain(`${sandbox.applicationId} (sandbox)`);
+    const notId = await runCli(['scenario', 'record', '--app', 'shop', '--out', file], env);
+    expect(notId.code).toBe(2);
+    expect(notId.stderr).toMatch(/^Error: --app takes an id such as /);
     const gone = await runCli(['scenario', 'record', '--out', file], {
       ...env,
       PARLEY_BASE_URL: 'http://127.0.0.1:9/v1',
