@@ -7,6 +7,7 @@ import { launchChromium, runBrowserTests, startReceiver } from './_console-brows
 const VIEWS = [
   ['timeline', 'Timeline'],
   ['messages', 'Messages'],
+  ['conversations', 'Conversations'],
   ['deliveries', 'Webhook deliveries'],
   ['endpoints', 'Endpoints'],
   ['keys', 'Applications and keys'],
@@ -119,6 +120,7 @@ describe.runIf(runBrowserTests)('console layout in Chromium', { timeout: 120_000
     const loaded: Record<string, string> = {
       timeline: '#timeline-list tr[data-seq]',
       messages: '#message-list tr[data-message-id]',
+      conversations: '#conversation-list .threads li',
       deliveries: '#delivery-list tr[data-delivery-id]',
       endpoints: '#endpoint-list td.chaos-settings .badge',
       keys: '#usage-list tbody tr',
@@ -133,6 +135,10 @@ describe.runIf(runBrowserTests)('console layout in Chromium', { timeout: 120_000
     if (view === 'messages') {
       await page.locator('#message-list tr[data-message-id] button').first().click();
       await page.locator('#message-deliveries tr[data-delivery-id]').first().waitFor();
+    }
+    if (view === 'conversations') {
+      await page.locator('#conversation-list .threads button').first().click();
+      await page.locator('ol.thread li.bubble').first().waitFor();
     }
     if (view === 'deliveries') await page.locator('#delivery-list summary').first().click();
     if (view === 'endpoints') await page.locator('#endpoint-list td.chaos-settings summary').click();

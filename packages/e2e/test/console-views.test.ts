@@ -9,6 +9,7 @@ const IMAGES = new URL('../../../docs/images/', import.meta.url);
 const VIEWS = [
   ['timeline', 'Timeline'],
   ['messages', 'Messages'],
+  ['conversations', 'Conversations'],
   ['deliveries', 'Webhook deliveries'],
   ['endpoints', 'Endpoints'],
   ['keys', 'Applications and keys'],
@@ -325,6 +326,10 @@ describe.runIf(runBrowserTests)('console views in Chromium', { timeout: 90_000 }
         if (name === 'messages') {
           await page.locator('#message-list tr[data-message-id] button').first().click();
           await page.locator('#message-detail #message-statuses li').first().waitFor();
+        }
+        if (name === 'conversations') {
+          await page.locator('#conversation-list .threads button').first().click();
+          await page.locator('ol.thread li.bubble').first().waitFor();
         }
         if (name === 'deliveries') await page.locator('#delivery-list summary').first().click();
         if (name === 'connections') {

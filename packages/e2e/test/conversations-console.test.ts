@@ -163,4 +163,47 @@ describe.runIf(runBrowserTests)('console conversations in Chromium (issue 26)', 
     }
     expect(found).toEqual({});
   });
+
+  it('keeps the thread opened in the URL hash: a reload or a link opens it again, another application closes it', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const app = await application('Hash sandbox', 'sandbox');
+    const reply = echo.nextReply();
+    await control().messageAsCustomer(app.id, {
+      connection_id: SANDBOX_ACTIVE_CONNECTION_ID,
+      from: CUSTOMER,
+      text: 'kept in the hash',
+    });
+    await reply;
+    await page.goto('about:blank');
+    await page.goto(`${server.consoleUrl}#view=conversations&app=${app.id}`);
+    await page.locator('#conversation-list li', { hasText: CUSTOMER }).getByRole('button').click();
+    await bubble('echo: kept in the hash').waitFor();
+    const hash = () => Object.fromEntries(new URLSearchParams(new URL(page.url()).hash.slice(1)));
+    expect(hash()).toEqual({
+      view: 'conversations',
+      app: app.id,
+      connection: SANDBOX_ACTIVE_CONNECTION_ID,
+      customer: CUSTOMER,
+    });
+    await page.reload();
+    await bubble('echo: kept in the hash').waitFor();
+    expect(await page.locator('#conversation-list button[aria-current="true"]').textContent()).toBe(CUSTOMER);
+
+    await page.goto('about:blank');
+    const link = new URLSearchParams({
+      view: 'conversations',
+      app: app.id,
+      connection: SANDBOX_ACTIVE_CONNECTION_ID,
+      customer: CUSTOMER,
+    });
+    await page.goto(`${server.consoleUrl}#${link}`);
+    await bubble('echo: kept in the hash').waitFor();
+
+    const seed = (await control().listApplications()).data[0]!;
+    await page.locator('#app-select').selectOption(seed.id);
+    await page.locator('#conversation-list').waitFor();
+    expect(hash()).toEqual({ view: 'conversations', app: seed.id });
+    expect(await page.locator('ol.thread').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -14,7 +14,7 @@ export function ApplicationBar() {
         name: String(fields.get('name')),
         environment: String(fields.get('environment')) as Environment,
       });
-      navigate({ app: created.id, endpoint: null, message: null });
+      navigate({ app: created.id, endpoint: null, message: null, connection: null, customer: null });
       form.reset();
       form.closest('details')?.removeAttribute('open');
       return `Application ${created.name} (${created.environment}) created.`;
@@ -28,7 +28,13 @@ export function ApplicationBar() {
           id="app-select"
           value={app?.id ?? ''}
           onChange={(event) =>
-            navigate({ app: event.currentTarget.value || null, endpoint: null, message: null })
+            navigate({
+              app: event.currentTarget.value || null,
+              endpoint: null,
+              message: null,
+              connection: null,
+              customer: null,
+            })
           }
         >
           {apps.length === 0 && <option value="">No application yet</option>}

@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
 import type { ConversationSummary } from '../../core/control-types';
+import { useConsole } from './console-context';
 import { control } from './control';
 import type { Application } from './control-types';
 import { ConversationThread } from './conversation-thread';
@@ -10,10 +10,15 @@ import { useLiveData } from './live-data';
 /**
  * Play the customer: the application's conversations (one per connection and customer number,
  * newest first), a new one from any number (the sandbox's magic numbers offered), and the thread
- * opened with its composer.
+ * opened with its composer. The thread opened is in the route (`connection=…&customer=…`): a link
+ * or a reload opens it again.
  */
 export function ConversationsView({ app }: { app: Application }) {
-  const [opened, setOpened] = useState<{ connectionId: string; number: string } | null>(null);
+  const { route, navigate } = useConsole();
+  const opened =
+    route.connection && route.customer ? { connectionId: route.connection, number: route.customer } : null;
+  const open = (connectionId: string, number: string) =>
+    navigate({ connection: connectionId, customer: number });
   const threads = useLiveData(
     () => control.listConversations(app.id, { limit: 100 }),
     [app.id],
@@ -36,10 +41,7 @@ export function ConversationsView({ app }: { app: Application }) {
   const start = (event: Event) => {
     event.preventDefault();
     const fields = new FormData(event.currentTarget as HTMLFormElement);
-    setOpened({
-      connectionId: String(fields.get('connection')),
-      number: String(fields.get('number')).trim(),
-    });
+    open(String(fields.get('connection')), String(fields.get('number')).trim());
   };
   const isOpen = (thread: ConversationSummary) =>
     opened?.connectionId === thread.connection_id && opened.number === thread.customer;
@@ -102,9 +104,7 @@ export function ConversationsView({ app }: { app: Application }) {
                       type="button"
                       class="link"
                       aria-current={isOpen(thread) ? 'true' : undefined}
-                      onClick={() =>
-                        setOpened({ connectionId: thread.connection_id, number: thread.customer })
-                      }
+                      onClick={() => open(thread.connection_id, thread.customer)}
                     >
                       <span class="mono">{thread.customer}</span>
                     </button>{' '}

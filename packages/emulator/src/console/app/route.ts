@@ -16,13 +16,18 @@ export type ViewName = (typeof VIEWS)[number]['name'];
 
 /**
  * Where the console is: a view, the application it shows, an optional endpoint filter, the message
- * opened. Ids only, never a secret.
+ * opened, the conversation opened (its connection and customer number). Ids and a phone number
+ * only, never a secret.
  */
 export interface Route {
   view: ViewName;
   app: string | null;
   endpoint: string | null;
   message: string | null;
+  /** The connection of the conversation opened; a link to a view leaves it out. */
+  connection?: string | null;
+  /** The customer number of the conversation opened. */
+  customer?: string | null;
 }
 
 function isView(name: string | null): name is ViewName {
@@ -38,6 +43,8 @@ export function readRoute(): Route {
     app: parameters.get('app'),
     endpoint: parameters.get('endpoint'),
     message: parameters.get('message'),
+    connection: parameters.get('connection'),
+    customer: parameters.get('customer'),
   };
 }
 
@@ -47,6 +54,8 @@ export function routeHref(route: Route): string {
   if (route.app) parameters.set('app', route.app);
   if (route.endpoint) parameters.set('endpoint', route.endpoint);
   if (route.message) parameters.set('message', route.message);
+  if (route.connection) parameters.set('connection', route.connection);
+  if (route.customer) parameters.set('customer', route.customer);
   return `#${parameters}`;
 }
 
