@@ -367,6 +367,7 @@ export const COMMAND_TABLE: ReadonlyMap<string, DefineCommand> = new Map<string,
         .description('run scenario files, each in a workspace of its own with its own frozen clock')
         .argument('<files...>', 'scenario files (YAML)')
         .option('--junit <file>', 'also write the report as JUnit XML')
+        .option('--parallel <n>', 'run up to n scenarios at once (1 to 16; default 1)')
         .action(lazy(() => import('./commands/scenario/run'), ['files']));
       scenario
         .command('record')

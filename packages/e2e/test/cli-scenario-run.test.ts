@@ -151,4 +151,36 @@ describe('parley scenario run (as a process)', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`cannot read ${join(dir, 'absent.yaml')}: ENOENT`);
   });
+
+  it('--parallel N runs up to N at once: the same reports, in the order the files were given; 1 to 16 only', async () => {
+    const files = ['template-delivered', 'failed-recipient', 'flaky-receiver', 'rate-limited-burst'].map(
+      (name) => `${examples}${name}.yaml`,
+    );
+    const one = await runCli(['scenario', 'run', ...files, '--json'], {});
+    const three = await runCli(['scenario', 'run', ...files, '--parallel', '3', '--json'], {});
+    expect(one.code).toBe(0);
+    expect(three.code).toBe(0);
+    // Elapsed times are emulator times, so the reports are equal whichever ran first, but for each
+    // run's own workspace id and wall-clock start.
+    const stable = (stdout: string) =>
+      JSON.parse(stdout, (key, value) =>
+        key === 'workspace_id' || key === 'started_at' ? undefined : value,
+      );
+    expect(stable(three.stdout)).toEqual(stable(one.stdout));
+    expect(stable(one.stdout).scenarios).toHaveLength(4);
+    expect(JSON.parse(three.stdout).scenarios.map((report: { file: string }) => report.file)).toEqual(files);
+    const most = await runCli(['scenario', 'run', files[0]!, '--parallel', '16'], {});
+    expect(most.code).toBe(0);
+    for (const [value, shown] of [
+      ['0', '0'],
+      ['17', '17'],
+      ['2.5', '2.5'],
+      ['x', 'x'],
+    ]) {
+      const refused = await runCli(['scenario', 'run', files[0]!, '--parallel', value!], {});
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(`Error: --parallel takes a whole number from 1 to 16, not ${shown}\n`);
+      expect(refused.stdout).toBe('');
+    }
+  });
 });

@@ -8,11 +8,16 @@ import { defineCommand } from '../command-module';
 import { importEmulator } from './_import-emulator';
 import { junitXml } from './_junit';
 
-/** `parley scenario run FILE… [--junit OUT] [--json]`. */
+/** `parley scenario run FILE… [--junit OUT] [--parallel N] [--json]`. */
 export interface ScenarioRunOptions {
   files: string[];
   junit?: string;
+  /** How many scenarios run at once (1 to {@link MAX_PARALLEL}); 1 when not given. */
+  parallel?: number;
 }
+
+/** The most scenarios `--parallel` runs at once: each holds a workspace, a key and its own receivers. */
+export const MAX_PARALLEL = 16;
 
 /** What `parley scenario run` found: a report per file, in the order given. */
 export interface ScenarioRunResult {
@@ -29,8 +34,10 @@ const isFileError = (error: unknown): error is ScenarioFileError =>
 
 /**
  * Runs scenario files (docs/scenarios.md) in an in-process emulator, each in a workspace of its
- * own with a frozen clock of its own, one after the other. Every file is read and checked first:
- * an invalid one is exit 2 naming the file and the path in it, and nothing runs.
+ * own with a frozen clock of its own, one after the other or `parallel` at a time (workspaces
+ * share nothing: clocks, keys, rate limits and faults are each scenario's own). Every file is read
+ * and checked first: an invalid one is exit 2 naming the file and the path in it, and nothing runs.
+ * Reports come in the order the files were given, however they were run.
  */
 export async function runScenarios(
   options: ScenarioRunOptions,
@@ -74,10 +81,15 @@ export async function runScenarios(
   const emulator: Emulator = createEmulator({ clock: 'frozen' });
   try {
     await emulator.ready;
-    const reports: ScenarioReport[] = [];
-    for (const scenario of scenarios) {
-      reports.push(await runScenario(scenario, { emulator, throwOnFailure: false }));
-    }
+    const reports: ScenarioReport[] = new Array(scenarios.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < scenarios.length) {
+        const index = next++;
+        reports[index] = await runScenario(scenarios[index]!, { emulator, throwOnFailure: false });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.parallel ?? 1, scenarios.length) }, worker));
     const result = { passed: reports.every((report) => report.passed), scenarios: reports };
     if (options.junit !== undefined) {
       try {
@@ -121,11 +133,25 @@ function render(result: ScenarioRunResult, _context: CommandContext): string {
   return lines.join('\n');
 }
 
+/** `--parallel`'s value: a whole number from 1 to {@link MAX_PARALLEL}, else a usage error naming the flag. */
+function parallelOf(value: unknown): number {
+  const text = String(value);
+  const count = /^[0-9]{1,3}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(count >= 1 && count <= MAX_PARALLEL)) {
+    throw new ExitError(
+      EXIT.usage,
+      `--parallel takes a whole number from 1 to ${MAX_PARALLEL}, not ${terminalSafe(text.slice(0, 40))}`,
+    );
+  }
+  return count;
+}
+
 export default defineCommand({
   run: runScenarios,
   parse: ({ flags, args }) => ({
     files: (args.files as string[] | undefined) ?? [],
     ...(typeof flags.junit === 'string' ? { junit: flags.junit } : {}),
+    ...(flags.parallel === undefined ? {} : { parallel: parallelOf(flags.parallel) }),
   }),
   render,
   exitCode: (result) => (result.passed ? EXIT.ok : EXIT.api),
