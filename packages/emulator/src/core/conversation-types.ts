@@ -27,8 +27,8 @@ export interface ConversationItem {
   /** Oldest first; an inbound message has its one `received` step. */
   history: ConversationStatusStep[];
   /**
-   * A template message's body from the connection's definition. The emulator does not keep a
-   * send's variables, so `{{n}}` placeholders stay as they are.
+   * A template message's body from the connection's definition, its `{{n}}` placeholders filled
+   * with the send's variables (a message stored before they were kept shows the placeholders).
    */
   template_body: string | null;
 }

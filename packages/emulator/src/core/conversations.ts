@@ -15,6 +15,7 @@ import { MESSAGING_WINDOW_MS, windowSlot } from '../domain/live-simulation';
 import { magicRecipient } from '../domain/magic-recipients';
 import { messageAt, stepsOf } from '../domain/message-lifecycle';
 import type { ApplicationRecord, MessageRecord } from '../domain/records';
+import { fillTemplate } from '../domain/template-variables';
 import { findApplication } from './applications';
 import { applicationConnections, type ConnectionWithTemplates } from './connections';
 import type {
@@ -187,7 +188,8 @@ function itemOf(record: MessageRecord, now: number, connection: ConnectionWithTe
     template === null
       ? undefined
       : connection.templates.find((t) => t.name === template.name && t.language === template.language);
-  return { message, history: historyOf(record, now), template_body: definition?.body ?? null };
+  const body = definition === undefined ? null : fillTemplate(definition.body, record.variables);
+  return { message, history: historyOf(record, now), template_body: body };
 }
 
 function historyOf(record: MessageRecord, now: number): ConversationStatusStep[] {

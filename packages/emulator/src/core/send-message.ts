@@ -77,6 +77,9 @@ export function sendMessage(
     accepted_at: now,
     announced: 0,
   };
+  // Kept for the conversation view only (the /v1 message never echoes them, spec §3).
+  const variables = params.type === 'template' ? params.template.variables : undefined;
+  if (variables !== undefined && variables.length > 0) record.variables = [...variables];
   const dailySends = live ? sendsAfterThisOne(core.state.daily_sends, workspaceId, now) : undefined;
   // Journal entries are built only when they reach a disk (`--data-dir`).
   const entries: JournalEntry[] = [];

@@ -42,6 +42,12 @@ export interface MessageRecord {
   accepted_at: number;
   /** How many of its status steps have been announced with a `message.status_updated` event. */
   announced: number;
+  /**
+   * A template send's variables, for the conversation view's filled body; absent when there were
+   * none (and in records from before they were kept). Never on the wire: spec §3 Message has no
+   * `template.variables`.
+   */
+  variables?: string[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isClockTime } from '../domain/clock-range';
 import { endpointDescriptionProblem } from '../domain/endpoint-description';
+import { templateVariablesProblem } from '../domain/template-variables';
 import {
   application,
   connection,
@@ -62,6 +63,15 @@ const scheduledDelivery: Shape = (value) => {
   return timing === undefined ? undefined : `.next_attempt_at${timing}`;
 };
 
+/** A message whose kept variables, from outside, are no more than a send could have given. */
+const boundedMessage: Shape = (value) => {
+  const problem = messageRecord(value);
+  if (problem !== undefined) return problem;
+  const variables = (value as { variables?: unknown }).variables;
+  const excess = variables === undefined ? undefined : templateVariablesProblem(variables);
+  return excess === undefined ? undefined : `.variables${excess}`;
+};
+
 const activityItem = fields({
   seq: count,
   at: instant,
@@ -84,7 +94,7 @@ export const BUNDLE: Shape = fields(
     keys: listOf(key),
     connections: listOf(connection),
     endpoints: listOf(endpoint),
-    messages: listOf(messageRecord),
+    messages: listOf(boundedMessage),
     events: listOf(eventRecord),
     deliveries: listOf(scheduledDelivery),
     pending_jobs: listOf(

@@ -87,13 +87,17 @@ const message = fields({
 });
 
 /** The shape of one stored record of this kind (also read by `_bundle-shape.ts`). */
-export const messageRecord = fields({
-  message,
-  application_id: text,
-  workspace_id: text,
-  accepted_at: finite,
-  announced: count,
-});
+export const messageRecord = fields(
+  {
+    message,
+    application_id: text,
+    workspace_id: text,
+    accepted_at: finite,
+    announced: count,
+  },
+  // Absent from records written before a send's variables were kept (issue 26).
+  { variables: listOf(text) },
+);
 
 /** A webhook event type. */
 export const eventType = oneOf(...WEBHOOK_EVENT_TYPES);
