@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
  * folder and the ones before it. `domain/` and `clock/` are pure: besides their own folder, only
  * `@parley/sdk` and Node built-ins. The wiring (`create-emulator.ts`, `version.ts`, directly in
  * `src/`) assembles the layers, `server/` runs that on a socket, `sandbox/` gives a test its own
- * corner of an assembled emulator, and the entry points (`index.ts`, `bin.ts`, `msw.ts`,
+ * corner of an assembled emulator, `scenario/` runs scenario files in such corners, and the entry points (`index.ts`, `bin.ts`, `msw.ts`,
  * `vitest.ts`) may import anything. Some arrows that point down are still refused: the routes
  * reach state only through `core/`, never `store/` directly.
  */
@@ -26,6 +26,8 @@ const LAYERS: Record<string, number> = {
   '': 5,
   server: 6,
   sandbox: 7,
+  // Scenario files run through a whole emulator and its sandboxes (issue 27).
+  scenario: 8,
 };
 const PURE = new Set(['domain', 'clock']);
 /** Arrows that point down but skip a layer that owns the way: the routes go through `core/`. */
@@ -45,7 +47,7 @@ const TEST = /\.test(-d)?\.tsx?$/;
 
 const root = dirname(fileURLToPath(import.meta.url));
 /** Folders that reach the emulator's data only through the operations of `core/`, never its state. */
-const NO_STATE_REACH = new Set(['http', 'server', 'console', 'webhooks']);
+const NO_STATE_REACH = new Set(['http', 'server', 'console', 'webhooks', 'scenario']);
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

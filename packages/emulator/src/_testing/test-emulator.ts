@@ -4,6 +4,9 @@ import { SANDBOX_ACTIVE_CONNECTION_ID } from '../domain/sandbox-fixtures';
 import type { Persistence } from '../store/persistence';
 
 /** 2026-10-14T09:30:15Z: a quarter past a minute, so windows and days are easy to reason about. */
+/** The seed application's id, for tests of layers below `core/` that drive a whole emulator. */
+export { DEFAULT_APPLICATION_ID } from '../core/defaults';
+
 export const T0 = Date.parse('2026-10-14T09:30:15Z');
 
 /** An answer, read once. */
