@@ -1,8 +1,10 @@
-import { EXIT, ExitError } from '../../exit-error';
+import { EXIT, ExitError } from '../exit-error';
 
 /**
- * `@parley/emulator`, an optional peer of the CLI loaded only by the commands that need it; when it
- * is not installed, exit 3 with `missing` (how to install it).
+ * `@parley/emulator`, an optional peer of the CLI (h3, srvx, undici), loaded only by the commands
+ * that need it (`emulator start`, `scenario run`, `scenario record`). When it is not installed: exit 3
+ * with `missing` (how to install it). A package missing inside an installed emulator is not this case:
+ * that error stays.
  */
 export async function importEmulator(missing: string): Promise<typeof import('@parley/emulator')> {
   try {

@@ -1,17 +1,10 @@
-import {
-  type Connection,
-  characterCount,
-  isPhoneNumber,
-  type ListEnvelope,
-  MAX_TEXT_LENGTH,
-  type Message,
-} from '@parley/sdk';
+import { type Connection, isPhoneNumber, type ListEnvelope, type Message } from '@parley/sdk';
 import { DAILY_SEND_LIMIT, sendsToday } from '../domain/daily-cap';
 import { DomainError } from '../domain/domain-error';
 import { formatTimestamp } from '../domain/ids';
 import { asObject, invalid } from '../domain/input-checks';
 import { listPage, type PageQuery } from '../domain/list-page';
-import { MESSAGING_WINDOW_MS, windowSlot } from '../domain/live-simulation';
+import { checkCustomerText, MESSAGING_WINDOW_MS, windowSlot } from '../domain/live-simulation';
 import { magicRecipient } from '../domain/magic-recipients';
 import { messageAt, stepsOf } from '../domain/message-lifecycle';
 import type { ApplicationRecord, MessageRecord } from '../domain/records';
@@ -121,16 +114,7 @@ export function messageAsCustomer(core: EmulatorCore, applicationId: string, inp
   }
   const connection = threadConnection(core, app, body.connection_id);
   // Checked alike for both environments, under the body's own field names.
-  if (!isPhoneNumber(body.from)) {
-    invalid('from', 'invalid_format', 'from must be "+" followed by 8 to 15 digits.');
-  }
-  if (
-    typeof body.text !== 'string' ||
-    body.text.length === 0 ||
-    characterCount(body.text) > MAX_TEXT_LENGTH
-  ) {
-    invalid('text', 'invalid_type', 'text must be a string of 1 to 4096 characters.');
-  }
+  checkCustomerText(body);
   if (app.environment === 'live')
     return receiveInbound(core, connection.id, { from: body.from, text: body.text });
   if (connection.status !== 'active') {

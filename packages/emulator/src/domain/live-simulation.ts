@@ -63,14 +63,13 @@ export function connectionView(record: ConnectionRecord): Connection {
   return connection;
 }
 
-/** An inbound message from a customer (`POST /_emulator/connections/{id}/inbound`). */
-export function createInboundMessage(
-  connection: ConnectionRecord,
-  app: ApplicationRecord,
-  input: unknown,
-  now: number,
-): MessageRecord {
-  const body = asObject(input);
+/**
+ * A customer's message as the inbound route and the conversation composer take it: `from` a phone
+ * number and `text` of 1 to 4096 characters, each refused under its own field name.
+ */
+export function checkCustomerText(
+  body: Record<string, unknown>,
+): asserts body is Record<string, unknown> & { from: string; text: string } {
   if (!isPhoneNumber(body.from)) {
     invalid('from', 'invalid_format', 'from must be "+" followed by 8 to 15 digits.');
   }
@@ -81,6 +80,17 @@ export function createInboundMessage(
   ) {
     invalid('text', 'invalid_type', 'text must be a string of 1 to 4096 characters.');
   }
+}
+
+/** An inbound message from a customer (`POST /_emulator/connections/{id}/inbound`). */
+export function createInboundMessage(
+  connection: ConnectionRecord,
+  app: ApplicationRecord,
+  input: unknown,
+  now: number,
+): MessageRecord {
+  const body = asObject(input);
+  checkCustomerText(body);
   const timestamp = formatTimestamp(now);
   const message = inboundMessage({
     id: newId(),

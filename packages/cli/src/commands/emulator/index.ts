@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { examplesText } from '../../help-examples';
+import { importEmulator } from '../_import-emulator';
 import { defineCommand } from '../command-module';
 
 /** `parley emulator start [flags]`: the flags go to the emulator unchanged. */
@@ -18,7 +19,7 @@ export async function startEmulator(
   options: EmulatorStartOptions,
   context: CommandContext,
 ): Promise<undefined> {
-  const { runCli } = await importEmulator();
+  const { runCli } = await importEmulator(EMULATOR_MISSING);
   const result = await runCli(options.argv, {
     out: (line) => context.stdout.write(`${line}\n`),
     err: (line) => context.stderr.write(`${line}\n`),
@@ -39,27 +40,6 @@ export async function startEmulator(
 /** What `parley emulator start` says when the optional peer `@parley/emulator` is not installed. */
 export const EMULATOR_MISSING =
   'parley emulator start needs @parley/emulator: npm install -D @parley/emulator';
-
-/**
- * The emulator package, an optional peer of the CLI: only this command needs it (h3, srvx,
- * undici), so a project that installed the CLI alone gets a config error (exit 3) saying what
- * to install. A package missing inside an installed emulator is not this case: that error stays.
- */
-async function importEmulator(): Promise<typeof import('@parley/emulator')> {
-  try {
-    return await import('@parley/emulator');
-  } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if (
-      code === 'ERR_MODULE_NOT_FOUND' &&
-      typeof message === 'string' &&
-      message.includes("package '@parley/emulator'")
-    ) {
-      throw new ExitError(EXIT.config, EMULATOR_MISSING);
-    }
-    throw error;
-  }
-}
 
 /** The emulator's exit code in the CLI's terms: stopped by a signal is a normal end. */
 function exitFor(code: number): undefined {

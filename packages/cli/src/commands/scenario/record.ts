@@ -8,9 +8,9 @@ import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError, usageError } from '../../exit-error';
 import { terminalSafe } from '../../output/terminal-safe';
+import { importEmulator } from '../_import-emulator';
 import { defineCommand } from '../command-module';
 import { idOption } from '../emulator/_id-option';
-import { importEmulator } from './_import-emulator';
 
 /** `parley scenario record --out FILE [--workspace ID] [--app ID] [--force]`. */
 export interface ScenarioRecordOptions extends ClientOptions {

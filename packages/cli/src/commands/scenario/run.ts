@@ -4,8 +4,8 @@ import { formatDuration } from '@parley/emulator/rules';
 import type { CommandContext } from '../../context';
 import { EXIT, ExitError } from '../../exit-error';
 import { terminalSafe } from '../../output/terminal-safe';
+import { importEmulator } from '../_import-emulator';
 import { defineCommand } from '../command-module';
-import { importEmulator } from './_import-emulator';
 import { junitXml } from './_junit';
 
 /** `parley scenario run FILE… [--junit OUT] [--parallel N] [--json]`. */
