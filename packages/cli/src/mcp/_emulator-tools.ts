@@ -224,8 +224,8 @@ export const EMULATOR_TOOLS: readonly ToolSpec[] = [
     }),
     output: z.looseObject({ data: z.array(z.looseObject({ seq: z.number(), kind: z.string() })) }),
     readOnly: true,
-    run: async ({ limit, ...filters }, { origin, fetch }) => ({
-      data: await recentActivity(origin, fetch, { limit: limit ?? 20, ...filters }),
+    run: async ({ limit, ...filters }, { control }) => ({
+      data: await recentActivity(control, { limit: limit ?? 20, ...filters }),
     }),
   }),
   defineTool({
