@@ -388,6 +388,26 @@ describe('bad bundles are refused with the path in the file, and change nothing'
     expect({ ...after, activity: undefined }).toEqual({ ...before, activity: undefined });
   });
 
+  test('ids named like Object.prototype members are plain ids: stored, listed, and nothing polluted', async () => {
+    // An import's ids come from a file: they index the state's null-prototype dictionaries, never a plain object.
+    const appId = (await source.emulator.control.listApplications()).data[0]!.id;
+    const workspaceId = bundle.workspaces[0]!.id;
+    const hostile = JSON.parse(
+      JSON.stringify(bundle).replaceAll(appId, '__proto__').replaceAll(workspaceId, 'constructor'),
+    );
+    const prototypeNames = Object.getOwnPropertyNames(Object.prototype);
+    const target = testEmulator();
+    const answered = await target.call('POST', '/_emulator/import', { key: null, body: hostile });
+    expect(answered.status).toBe(200);
+    const apps = (await target.call('GET', '/_emulator/applications', { key: null })).body.data;
+    expect(apps.map((app: { id: string }) => app.id)).toContain('__proto__');
+    expect(apps.find((app: { id: string }) => app.id === '__proto__').workspace_id).toBe('constructor');
+    expect((await target.emulator.control.listMessages({ applicationId: '__proto__' })).data).toHaveLength(4);
+    expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeNames);
+    expect(({} as Record<string, unknown>).workspace_id).toBeUndefined();
+    expect(({} as Record<string, unknown>).name).toBeUndefined();
+  });
+
   test('another version, another format, a data dir snapshot, not an object', async () => {
     const target = testEmulator();
     const refusal = (value: unknown) => target.emulator.control.import(value).catch((error) => error);
