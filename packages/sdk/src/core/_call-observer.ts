@@ -44,16 +44,12 @@ export function observeCall(settings: ClientSettings, policy: RetryOptions): Cal
       settings.logger[level](`parley: ${text}`);
     }
   };
-  // Each hook gets its own copy; one that throws or rejects is reported, never left to the call.
-  const notify = (name: 'onRequest' | 'onResponse' | 'onRetry', event: RequestEvent) => {
-    const report = (error: unknown) =>
-      log('error', `${name} hook threw: ${(error as Error)?.message ?? error}`);
-    try {
-      Promise.resolve(settings[name]?.({ ...event } as RetryEvent)).catch(report);
-    } catch (error) {
-      report(error);
-    }
-  };
+  // Each hook gets its own copy; one that throws or rejects is reported, never left to the call
+  // (the executor runs the hook at once, and a throw in it rejects like a rejection of its promise).
+  const notify = (name: 'onRequest' | 'onResponse' | 'onRetry', event: RequestEvent) =>
+    new Promise((resolve) => resolve(settings[name]?.({ ...event } as RetryEvent))).catch((error) =>
+      log('error', `${name} hook threw: ${error?.message ?? error}`),
+    );
   const eventOf = (
     { request, response, started }: Attempt,
     ended?: number,

@@ -1,18 +1,18 @@
 // Loaded only when a call has a `tracer` or a `meter` (a dynamic import in _http-client.ts): an app
 // that traces nothing never runs, and with a splitting bundler never downloads, this module.
-import { contextWithSpan, setTraceHeaders } from './_trace-context';
+// Written for size: a single-file bundle inlines it, and every byte here is one an app pays.
 import type {
-  OpenTelemetryAttributes,
+  OpenTelemetryContext,
   OpenTelemetryHistogram,
   OpenTelemetryMeter,
+  OpenTelemetrySpanContext,
   TelemetryOptions,
 } from './open-telemetry';
 import type { RequestEvent } from './request-hooks';
 
-const CLIENT = 2; // SpanKind.CLIENT
-const ERROR = 2; // SpanStatusCode.ERROR
-// The bucket boundaries the HTTP semantic conventions advise for this histogram, in seconds.
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+// SpanKind.CLIENT and SpanStatusCode.ERROR are both 2.
+const CLIENT = 2;
+const ERROR = 2;
 const histograms = new WeakMap<OpenTelemetryMeter, OpenTelemetryHistogram>();
 
 /** One call's telemetry: its span, opened at creation, and one per attempt. */
@@ -43,82 +43,87 @@ export function callTelemetry(
 ): CallTelemetry {
   const base = new URL(baseUrl);
   const template = `${base.pathname.replace(/\/$/, '')}/${input.replace(/^(messages|connections)\/[^/?]+/, '$1/{id}')}`;
-  const name = `${method} ${template}`;
-  const common: OpenTelemetryAttributes = {
+  const common = {
     'http.request.method': method,
     'server.address': base.hostname,
     'server.port': Number(base.port) || (base.protocol === 'https:' ? 443 : 80),
     'url.template': template,
   };
-  const callSpan = tracer?.startSpan(name, {
-    kind: CLIENT,
-    attributes: { ...common, 'url.full': redacted(`${baseUrl}/${input}`) },
-  });
-  const histogram = meter && histogramOf(meter);
+  // The call's span and each attempt's (a child of it) differ only in these.
+  const startSpan = (url: string, startTime: number, context?: OpenTelemetryContext) =>
+    tracer!.startSpan(
+      `${method} ${template}`,
+      { kind: CLIENT, startTime, attributes: { ...common, 'url.full': redacted(url) } },
+      context,
+    );
+  const callSpan = tracer && startSpan(`${baseUrl}/${input}`, Date.now());
+  let histogram = meter && histograms.get(meter);
+  if (meter && !histogram) {
+    histogram = meter.createHistogram('http.client.request.duration', {
+      description: 'Duration of HTTP client requests.',
+      unit: 's',
+      // The bucket boundaries the HTTP semantic conventions advise for this histogram, in seconds.
+      advice: {
+        explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10],
+      },
+    });
+    histograms.set(meter, histogram);
+  }
 
   return {
     attempt(request, number, started) {
-      const full = redacted(request.url);
-      if (number === 1) callSpan?.setAttribute('url.full', full);
-      const span =
-        callSpan &&
-        tracer!.startSpan(
-          name,
-          {
-            kind: CLIENT,
-            startTime: started,
-            attributes: {
-              ...common,
-              'url.full': full,
-              'http.request.resend_count': number > 1 ? number - 1 : undefined,
-            },
-          },
-          contextWithSpan(callSpan),
+      if (number === 1) callSpan?.setAttribute('url.full', redacted(request.url));
+      const span = callSpan && startSpan(request.url, started, contextWithSpan(callSpan));
+      const { traceId, spanId, traceFlags, traceState } =
+        span?.spanContext() ?? ({} as Partial<OpenTelemetrySpanContext>);
+      // W3C Trace Context, version 00. A no-op tracer's span (all-zero ids) sends nothing.
+      if (/^(?!0+-)[\da-f]{32}-(?!0+$)[\da-f]{16}$/.test(`${traceId}-${spanId}`)) {
+        request.headers.set(
+          'traceparent',
+          `00-${traceId}-${spanId}-${(traceFlags! & 255).toString(16).padStart(2, '0')}`,
         );
-      if (span) setTraceHeaders(request.headers, span);
-      const context = span?.spanContext();
+        const state = traceState?.serialize();
+        if (state) request.headers.set('tracestate', state);
+        else request.headers.delete('tracestate');
+      }
       return {
-        ids: context && { traceId: context.traceId, spanId: context.spanId },
+        ids: span && { traceId: traceId!, spanId: spanId! },
         end(event, ended) {
-          const outcome = outcomeOf(event);
+          const { status, error } = event;
+          // `error.type`: the status code of a failed answer, else the error's class (no answer).
+          const outcome = {
+            'http.response.status_code': status,
+            'error.type': status! >= 400 ? `${status}` : error,
+          };
           histogram?.record((ended - started) / 1000, { ...common, ...outcome });
-          if (!span) return;
-          span.setAttributes({ ...outcome, ...parleyAttributes(event) });
-          if (outcome['error.type'] !== undefined) span.setStatus({ code: ERROR });
-          span.end(ended);
+          if (span) {
+            span.setAttributes({ ...outcome, ...endAttributes(event) });
+            if (outcome['error.type']) span.setStatus({ code: ERROR });
+            span.end(ended);
+          }
         },
       };
     },
     end(error, last) {
       if (!callSpan) return;
-      callSpan.setAttributes({
-        'http.response.status_code': last?.status,
-        'http.request.resend_count': last && last.attempt > 1 ? last.attempt - 1 : undefined,
-        ...(last && parleyAttributes(last)),
-      });
+      callSpan.setAttributes({ 'http.response.status_code': last?.status, ...(last && endAttributes(last)) });
       if (error !== undefined) {
-        const { name: type, message } = error as Error;
-        callSpan.setAttribute('error.type', String(type));
+        const { name, message } = error as Error;
+        callSpan.setAttribute('error.type', `${name}`);
         // By name, not the guard: importing it would split the errors into a chunk of their own.
-        if (type === 'APIUserAbortError') callSpan.setAttribute('parley.cancelled', true);
+        if (name === 'APIUserAbortError') callSpan.setAttribute('parley.cancelled', true);
         callSpan.recordException(error as Error);
-        callSpan.setStatus({ code: ERROR, message: String(message) });
+        callSpan.setStatus({ code: ERROR, message: `${message}` });
       }
       callSpan.end();
     },
   };
 }
 
-/** The status an attempt got and, when it failed, `error.type`: the status code, else the error's class. */
-function outcomeOf({ status, error }: RequestEvent): OpenTelemetryAttributes {
+/** What an attempt's span, and the call's from its last attempt, end with besides the status. */
+function endAttributes({ attempt, requestId, idempotencyKey, rateLimit }: RequestEvent) {
   return {
-    'http.response.status_code': status,
-    'error.type': status !== undefined && status >= 400 ? String(status) : error,
-  };
-}
-
-function parleyAttributes({ requestId, idempotencyKey, rateLimit }: RequestEvent): OpenTelemetryAttributes {
-  return {
+    'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
     'parley.request_id': requestId,
     'parley.idempotency_key': idempotencyKey,
     'parley.rate_limit.remaining': rateLimit?.remaining,
@@ -133,15 +138,23 @@ function redacted(url: string): string {
   return parsed.href;
 }
 
-function histogramOf(meter: OpenTelemetryMeter): OpenTelemetryHistogram {
-  let histogram = histograms.get(meter);
-  if (!histogram) {
-    histogram = meter.createHistogram('http.client.request.duration', {
-      description: 'Duration of HTTP client requests.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    });
-    histograms.set(meter, histogram);
-  }
-  return histogram;
+/**
+ * A context holding `values` (first: the parent span under the key `trace.setSpan` of
+ * `@opentelemetry/api` uses, a registry symbol any copy of the API reads), for a child's
+ * `startSpan`: without the API the SDK cannot read the active context, and a child needs only its parent.
+ */
+function contextWithSpan(
+  span: unknown,
+  values = new Map([[Symbol.for('OpenTelemetry Context Key SPAN'), span]]),
+): OpenTelemetryContext {
+  const copy = (change: (values: Map<symbol, unknown>) => unknown) => {
+    const next = new Map(values);
+    change(next);
+    return contextWithSpan(span, next);
+  };
+  return {
+    getValue: (key) => values.get(key),
+    setValue: (key, value) => copy((next) => next.set(key, value)),
+    deleteValue: (key) => copy((next) => next.delete(key)),
+  };
 }

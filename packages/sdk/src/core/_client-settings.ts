@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error';
-import { type ParleyOptions, type ResolvedOptions, resolveOptions } from './client-options';
+import { type ParleyOptions, type ResolvedOptions, readEnv, resolveOptions } from './client-options';
 import { LOG_LEVELS, type Logger, type LogLevel } from './logger';
 import type { TelemetryOptions } from './open-telemetry';
 import type { RequestHooks } from './request-hooks';
@@ -15,8 +15,7 @@ export interface ClientSettings extends ResolvedOptions, RequestHooks, Telemetry
 
 /** {@link resolveOptions} plus headers, logging and hooks; throws a {@link ConfigurationError}. */
 export function resolveSettings(options: ParleyOptions): ClientSettings {
-  // `process` is absent in browsers and some edge runtimes.
-  const logLevel = options.logLevel ?? (globalThis.process?.env?.PARLEY_LOG || 'warn');
+  const logLevel = options.logLevel ?? readEnv('PARLEY_LOG') ?? 'warn';
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new ConfigurationError(`\`logLevel\` / PARLEY_LOG must be one of ${LOG_LEVELS.join(' ')}`);
   }

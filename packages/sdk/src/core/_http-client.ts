@@ -16,7 +16,7 @@ import { applyHeaders } from './_headers';
 import { readJsonAnswer } from './_read-json-answer';
 import { retryPolicy } from './_retry-policy';
 import { APIPromise, type APIResponse } from './api-promise';
-import { resolveOptions } from './client-options';
+import { resolveLimits } from './client-options';
 import type { RequestHeaders, RequestOptions } from './request-options';
 
 /**
@@ -65,8 +65,7 @@ export class HttpClient {
     const { signal } = options;
     throwIfAborted(signal);
     const settings = this.#settings;
-    // Checked like the client's own, by the same rules.
-    const { timeout, maxRetries } = resolveOptions({
+    const { timeout, maxRetries } = resolveLimits({
       ...settings,
       timeout: options.timeout ?? settings.timeout,
       maxRetries: options.maxRetries ?? settings.maxRetries,

@@ -6,38 +6,26 @@ import { ConnectionError } from '../errors/connection-error';
  */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-const tooLarge = (maxBytes: number) =>
-  new ConnectionError(
-    `The API answered more than ${maxBytes / 1_048_576} MiB, which no Parley answer is: reading stopped there`,
-  );
-
 /**
- * Parses a success answer's JSON, reading at most `maxBytes`. A declared length within the bound
- * is read by the runtime's own `json()` (the common, fast case: the body cannot be longer); a
- * chunked answer is counted as it arrives and cancelled past the bound.
+ * Parses a success answer's JSON, reading at most `maxBytes`: a declared length over the bound is
+ * refused unread, and every answer is counted as it arrives and cancelled past the bound (one
+ * path, not a second through `json()` for a declared length: saves 17 B gzip in `{ Parley }`).
  */
 export async function readJsonAnswer(response: Response, maxBytes = MAX_ANSWER_BYTES): Promise<unknown> {
-  const declared = response.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared)) {
-    if (Number(declared) > maxBytes) {
-      void response.body?.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    return response.json();
-  }
-  if (!response.body) return response.json();
-  const reader = response.body.getReader();
+  const reader = response.body?.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+  // 0 without a Content-Length (NaN for a malformed one, never over the bound either).
+  const declared = Number(response.headers.get('content-length'));
+  for (let total = 0; ; ) {
+    if (declared > maxBytes || total > maxBytes) {
+      void reader?.cancel().catch(() => undefined);
+      throw new ConnectionError(
+        `The API answered more than ${maxBytes / 1_048_576} MiB, which no Parley answer is: reading stopped there`,
+      );
     }
+    const { done, value } = (await reader?.read()) ?? { done: true };
+    if (done) return JSON.parse(await new Blob(chunks).text());
+    total += value.byteLength;
     chunks.push(value as Uint8Array<ArrayBuffer>);
   }
-  return JSON.parse(await new Blob(chunks).text());
 }

@@ -61,7 +61,20 @@ export function resolveOptions(options: ParleyOptions): ResolvedOptions {
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) {
     throw new ConfigurationError('`baseUrl` / PARLEY_BASE_URL must be an absolute http(s) URL');
   }
-  const number = (name: 'timeout' | 'maxRetries' | 'maxRetryAfter', fallback: number, minimum = 0) => {
+  return {
+    apiKey,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    ...resolveLimits(options),
+    fetch: options.fetch,
+  };
+}
+
+/**
+ * `timeout`, `maxRetries` and `maxRetryAfter` with their defaults, checked: the client's, and each
+ * call's own over them, by the same rules.
+ */
+export function resolveLimits(options: Pick<ParleyOptions, 'timeout' | 'maxRetries' | 'maxRetryAfter'>) {
+  const integer = (name: keyof typeof options, fallback: number, minimum = 0) => {
     const value = options[name] ?? fallback;
     if (!Number.isInteger(value) || value < minimum) {
       throw new ConfigurationError(`\`${name}\` must be an integer ≥ ${minimum}`);
@@ -69,16 +82,14 @@ export function resolveOptions(options: ParleyOptions): ResolvedOptions {
     return value;
   };
   return {
-    apiKey,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    timeout: number('timeout', 30_000, 1),
-    maxRetries: number('maxRetries', 2),
-    maxRetryAfter: number('maxRetryAfter', 60_000),
-    fetch: options.fetch,
+    timeout: integer('timeout', 30_000, 1),
+    maxRetries: integer('maxRetries', 2),
+    maxRetryAfter: integer('maxRetryAfter', 60_000),
   };
 }
 
-function readEnv(name: string): string | undefined {
+/** An environment variable, an empty one counting as unset. */
+export function readEnv(name: string): string | undefined {
   // `process` is absent in browsers and some edge runtimes.
   return globalThis.process?.env?.[name] || undefined;
 }

@@ -33,15 +33,11 @@ export class APIError extends ParleyError {
   /** The response headers. */
   declare readonly headers: Headers;
 
-  constructor(init: APIErrorInit) {
+  constructor({ message, retryAfter, ...fields }: APIErrorInit) {
     super(
-      `${init.message} (${init.status} ${init.code}${init.requestId ? `, request ${init.requestId}` : ''})`,
+      `${message} (${fields.status} ${fields.code}${fields.requestId ? `, request ${fields.requestId}` : ''})`,
     );
-    this.status = init.status;
-    this.code = init.code;
-    this.requestId = init.requestId;
-    this.details = init.details;
-    this.headers = init.headers;
+    Object.assign(this, fields);
   }
 }
 

@@ -1,6 +1,5 @@
 import { abortableSleep } from '../core/_abortable';
 import type { APIPromise } from '../core/api-promise';
-import type { RateLimitInfo } from '../core/rate-limit';
 import { isRateLimitError } from '../errors/api-error';
 import { ConfigurationError } from '../errors/configuration-error';
 import { MessageFailedError, WaitForTimeoutError } from '../errors/wait-errors';
@@ -47,34 +46,29 @@ export async function waitForMessage(
     try {
       // The request itself stops at once on the signal, and rejects with APIUserAbortError.
       const { data: message, rateLimit } = await getMessage(id, signal).withResponse();
-      const previousStatus = lastSeen?.status;
+      const { status } = message;
+      const previous = lastSeen;
       lastSeen = message;
       onPoll?.(message);
-      if (message.status !== previousStatus) onStatus?.(message);
-      if (message.status === 'failed') throw new MessageFailedError(message);
+      if (status !== previous?.status) onStatus?.(message);
+      if (status === 'failed') throw new MessageFailedError(message);
       // An inbound message is `received`: as far along as it gets.
-      if (message.status === 'received' || ORDER.indexOf(message.status) >= wanted) return message;
-      wait = Math.max(wait, politeDelay(rateLimit));
+      if (status === 'received' || ORDER.indexOf(status) >= wanted) return message;
+      // Spreads the calls left in the window over the time left, so polling never hits 429.
+      if (rateLimit && rateLimit.remaining <= rateLimit.limit / 4) {
+        wait = Math.max(wait, (rateLimit.reset * 1000) / (rateLimit.remaining || 1));
+      }
     } catch (error) {
       if (!isRateLimitError(error)) throw error;
       wait = Math.max(wait, error.retryAfter ?? (error.reset ?? 1) * 1000);
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      const status = lastSeen ? `still ${lastSeen.status}` : 'never read';
       throw new WaitForTimeoutError(
-        `Message ${id} did not reach ${until} within ${timeout} ms (${status})`,
+        `Message ${id} did not reach ${until} within ${timeout} ms (${lastSeen ? `still ${lastSeen.status}` : 'never read'})`,
         lastSeen,
       );
     }
     await abortableSleep(Math.min(wait, left), signal);
   }
-}
-
-/** Spreads the calls left in the window over the time left, so polling never hits 429. */
-function politeDelay(rateLimit: RateLimitInfo | null): number {
-  if (rateLimit === null) return 0;
-  const windowLeft = rateLimit.reset * 1000;
-  if (rateLimit.remaining === 0) return windowLeft;
-  return rateLimit.remaining <= rateLimit.limit / 4 ? windowLeft / rateLimit.remaining : 0;
 }
