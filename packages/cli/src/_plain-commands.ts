@@ -1,25 +1,23 @@
 // Commands whose only inputs are the global flags. Their arguments need no commander: reading
 // them here spares `parley status --json` loading and building commander, a fifth of what the
 // CLI added to a bare fetch (issue 23). Anything else goes to commander. Only the entry imports
-// this file, so it is part of `dist/cli.js` (and nothing here may import a module statically).
-import type { Command } from 'commander';
-import type { CommandModule } from './commands/command-module';
-
-/** Loads one command's module, as its commander action would. */
-export type CommandLoader = () => Promise<{ default: CommandModule<unknown, unknown> }>;
+// this file, so it is part of `dist/cli.js` (and nothing here may import a module statically);
+// the commands' code and what runs them is `_plain-run.ts`, one file of its own in dist.
+import type { CommandLoader } from './_plain-run';
 
 /**
- * Commands without options, arguments or subcommands of their own, by path. The command table
- * defines each the same way (program.test.ts holds the two to the same modules and flags).
+ * The paths of the commands without options, arguments or subcommands of their own. Their modules
+ * are `_plain-run.ts`'s PLAIN_COMMANDS, not loaded until one of these runs (plain-commands.test.ts
+ * holds the two lists and the command table to the same commands, modules and flags).
  */
-export const PLAIN_COMMANDS: ReadonlyMap<string, CommandLoader> = new Map<string, CommandLoader>([
-  ['status', () => import('./commands/status/index')],
-  ['connections list', () => import('./commands/connections/index')],
-  ['emulator status', () => import('./commands/emulator/status')],
-  ['emulator faults list', () => import('./commands/emulator/faults-list')],
-  ['emulator magic-numbers', () => import('./commands/emulator/magic-numbers')],
-  ['config set', () => import('./commands/config/set')],
-  ['config list', () => import('./commands/config/list')],
+export const PLAIN_COMMAND_PATHS: ReadonlySet<string> = new Set([
+  'status',
+  'connections list',
+  'emulator status',
+  'emulator faults list',
+  'emulator magic-numbers',
+  'config set',
+  'config list',
 ]);
 
 // The global flags that take no value, and what each sets in commander's flags.
@@ -30,10 +28,12 @@ const BOOLEAN_FLAGS = new Map<string, [name: string, value: boolean]>([
   ['--no-color', ['color', false]],
 ]);
 
-/** A plain command and the flags commander would have given its action. */
+/** A plain command, the flags commander would have given its action, and its module. */
 export interface PlainInvocation {
-  load: CommandLoader;
+  path: string;
   flags: Record<string, unknown>;
+  /** The command's module, as commander's action loads it. */
+  load: CommandLoader;
 }
 
 /**
@@ -50,14 +50,12 @@ export function plainInvocation(args: readonly string[]): PlainInvocation | unde
     else if (arg.startsWith('-') || /\s/.test(arg)) return undefined;
     else words.push(arg);
   }
-  const load = PLAIN_COMMANDS.get(words.join(' '));
-  return load && { load, flags };
+  const path = words.join(' ');
+  if (!PLAIN_COMMAND_PATHS.has(path)) return undefined;
+  return { path, flags, load: async () => (await import('./_plain-run')).loadPlainCommand(path) };
 }
 
 /** Runs a plain command as its commander action would; resolves to the exit code, never exits. */
-export async function runPlain({ load, flags }: PlainInvocation): Promise<number> {
-  const [{ runCommand }, { default: commandModule }] = await Promise.all([import('./run-command'), load()]);
-  // runCommand reads `command` only through a module's own parse(), which no plain command has
-  // (plain-commands.test.ts checks): this path has no commander Command to give.
-  return runCommand(commandModule, { flags, args: {}, command: undefined as unknown as Command });
+export async function runPlain({ path, flags }: PlainInvocation): Promise<number> {
+  return (await import('./_plain-run')).runPlainCommand(path, flags);
 }

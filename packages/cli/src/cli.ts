@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The entry, which reads no more than each call needs: `--version` is answered from the version
-// inlined at build time, a plain command (`_plain-commands.ts`, part of this file) loads its own
-// module, anything else loads commander and the command table (`_program.ts`).
+// inlined at build time, a plain command (`_plain-commands.ts`, part of this file) loads the one
+// file that runs those (`_plain-run.ts`), anything else loads commander and the command table
+// (`_program.ts`).
 import { writeSync } from 'node:fs';
 import module from 'node:module';
 import { version } from '../package.json';

@@ -2,7 +2,8 @@ import { type Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LazyAction } from './_command-table';
 import { buildProgram } from './_commander';
-import { PLAIN_COMMANDS, plainInvocation } from './_plain-commands';
+import { PLAIN_COMMAND_PATHS, plainInvocation } from './_plain-commands';
+import { PLAIN_COMMANDS, runPlainCommand } from './_plain-run';
 
 const VERSION = '9.8.7';
 const BOOLEAN_FLAGS = ['--json', '--verbose', '--no-input', '--no-color'];
@@ -83,6 +84,15 @@ describe('plain commands: their arguments read without commander', () => {
       'config list',
     ]);
     expect([...PLAIN_COMMANDS.keys()].sort()).toEqual([...eligible].sort());
+  });
+
+  it('the entry (cli.js) names exactly the commands whose modules the plain file (plain.js) holds', () => {
+    expect([...PLAIN_COMMAND_PATHS]).toEqual([...PLAIN_COMMANDS.keys()]);
+  });
+
+  it('the plain file refuses a path that is not a plain command, before loading anything', async () => {
+    await expect(runPlainCommand('send', { json: true })).rejects.toThrow('not a plain command: "send"');
+    await expect(runPlainCommand('connections', {})).rejects.toThrow('not a plain command: "connections"');
   });
 
   it('no plain command reads commander: none has a parse() of its own', async () => {

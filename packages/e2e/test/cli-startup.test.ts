@@ -86,6 +86,11 @@ describe('start-up path of the built CLI', () => {
     expect(closedStdout).toEqual({ stdout: '', stderr: '' });
   });
 
+  it('status --json reads the entry and the one file of the plain commands, nothing else (issue 23)', async () => {
+    const { names } = await loadedFiles(['status', '--json']);
+    expect(names).toEqual(['cli.js', 'plain.js']);
+  });
+
   it('status loads the SDK but neither prompts nor the emulator', async () => {
     const { source } = await loadedFiles(['status', '--json']);
     expect(source).toContain('parley-sdk-js');
