@@ -12,7 +12,13 @@ import { recordingLogger } from '../_test/recording-logger';
 import { errorReply, TEST_BASE_URL, useTestServer } from '../_test/test-server';
 import { APIUserAbortError } from '../errors/abort-error';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
-import type { OpenTelemetryAttributes, OpenTelemetryMeter } from './open-telemetry';
+import type {
+  OpenTelemetryAttributes,
+  OpenTelemetryMeter,
+  OpenTelemetrySpan,
+  OpenTelemetrySpanContext,
+  OpenTelemetryTracer,
+} from './open-telemetry';
 
 // A real tracer provider writing to the in-memory exporter: what an app's OpenTelemetry set-up
 // records, span by span.
@@ -291,6 +297,60 @@ describe('a client with a tracer', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^info parley: GET \/v1\/status attempt=1 /);
     expect(lines[0]!.endsWith(` traceId="${traceId}" spanId="${spanId}"`)).toBe(true);
+  });
+});
+
+/** A structural tracer whose every span has `context` (no OpenTelemetry package). */
+function tracerWithIds(context: OpenTelemetrySpanContext): OpenTelemetryTracer {
+  const span: OpenTelemetrySpan = {
+    spanContext: () => context,
+    setAttribute: () => span,
+    setAttributes: () => span,
+    setStatus: () => span,
+    recordException: () => undefined,
+    updateName: () => span,
+    end: () => undefined,
+  };
+  return {
+    startSpan: () => span,
+    startActiveSpan: (_name, _options, run) => run(span) as ReturnType<typeof run>,
+  };
+}
+
+describe('the traceparent an attempt sends (W3C Trace Context, version 00)', () => {
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const spanId = '00f067aa0ba902b7';
+
+  it('carries the span ids, its flags as two hex digits, and its tracestate', async () => {
+    server.on('GET', '/status', { body: status });
+    const tracer = tracerWithIds({
+      traceId,
+      spanId,
+      traceFlags: 0x101,
+      traceState: { serialize: () => 'vendor=abc' },
+    });
+    await server.client({ tracer }).status.get();
+    expect(server.requests[0]?.headers.get('traceparent')).toBe(`00-${traceId}-${spanId}-01`);
+    expect(server.requests[0]?.headers.get('tracestate')).toBe('vendor=abc');
+  });
+
+  it.each([
+    ['an all-zero trace id (a no-op tracer)', '0'.repeat(32), spanId],
+    ['an all-zero span id', traceId, '0'.repeat(16)],
+    ['a trace id one digit short', traceId.slice(1), spanId],
+    ['a span id one digit long', traceId, `${spanId}0`],
+    ['upper-case hex', traceId.toUpperCase(), spanId],
+  ])('is not sent for %s, nor a tracestate', async (_case, badTraceId, badSpanId) => {
+    server.on('GET', '/status', { body: status });
+    const tracer = tracerWithIds({
+      traceId: badTraceId,
+      spanId: badSpanId,
+      traceFlags: 1,
+      traceState: { serialize: () => 'vendor=abc' },
+    });
+    await server.client({ tracer }).status.get();
+    expect(server.requests[0]?.headers.has('traceparent')).toBe(false);
+    expect(server.requests[0]?.headers.has('tracestate')).toBe(false);
   });
 });
 
