@@ -42,6 +42,10 @@ export function callTelemetry(
   input: string,
 ): CallTelemetry {
   const base = new URL(baseUrl);
+  // `url.full` without credentials, as the conventions ask: only the base can hold any, since
+  // fetch refuses to send a URL with credentials (a request's own URL never has them).
+  if (base.username) base.username = 'REDACTED';
+  if (base.password) base.password = 'REDACTED';
   const template = `${base.pathname.replace(/\/$/, '')}/${input.replace(/^(messages|connections)\/[^/?]+/, '$1/{id}')}`;
   const common = {
     'http.request.method': method,
@@ -53,10 +57,10 @@ export function callTelemetry(
   const startSpan = (url: string, startTime: number, context?: OpenTelemetryContext) =>
     tracer!.startSpan(
       `${method} ${template}`,
-      { kind: CLIENT, startTime, attributes: { ...common, 'url.full': redacted(url) } },
+      { kind: CLIENT, startTime, attributes: { ...common, 'url.full': url } },
       context,
     );
-  const callSpan = tracer && startSpan(`${baseUrl}/${input}`, Date.now());
+  const callSpan = tracer && startSpan(`${base.href.replace(/\/$/, '')}/${input}`, Date.now());
   let histogram = meter && histograms.get(meter);
   if (meter && !histogram) {
     histogram = meter.createHistogram('http.client.request.duration', {
@@ -72,8 +76,14 @@ export function callTelemetry(
 
   return {
     attempt(request, number, started) {
-      if (number === 1) callSpan?.setAttribute('url.full', redacted(request.url));
-      const span = callSpan && startSpan(request.url, started, contextWithSpan(callSpan));
+      if (number === 1) callSpan?.setAttribute('url.full', request.url);
+      const span =
+        callSpan &&
+        startSpan(
+          request.url,
+          started,
+          new SpanContext([[Symbol.for('OpenTelemetry Context Key SPAN'), callSpan]]),
+        );
       const { traceId, spanId, traceFlags, traceState } =
         span?.spanContext() ?? ({} as Partial<OpenTelemetrySpanContext>);
       // W3C Trace Context, version 00. A no-op tracer's span (all-zero ids) sends nothing.
@@ -130,31 +140,22 @@ function endAttributes({ attempt, requestId, idempotencyKey, rateLimit }: Reques
   };
 }
 
-/** The URL without credentials (spec of `url.full`); the API key is a header, never in a URL. */
-function redacted(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.username) parsed.username = 'REDACTED';
-  if (parsed.password) parsed.password = 'REDACTED';
-  return parsed.href;
-}
-
 /**
- * A context holding `values` (first: the parent span under the key `trace.setSpan` of
- * `@opentelemetry/api` uses, a registry symbol any copy of the API reads), for a child's
- * `startSpan`: without the API the SDK cannot read the active context, and a child needs only its parent.
+ * A context for a child's `startSpan`, holding its parent under the key `trace.setSpan` of
+ * `@opentelemetry/api` uses (a registry symbol any copy of the API reads): without the API the SDK
+ * cannot read the active context, and a child needs only its parent. A Map underneath, so each
+ * change is a copy (4 B gzip less in `{ Parley }` than a closure per context).
  */
-function contextWithSpan(
-  span: unknown,
-  values = new Map([[Symbol.for('OpenTelemetry Context Key SPAN'), span]]),
-): OpenTelemetryContext {
-  const copy = (change: (values: Map<symbol, unknown>) => unknown) => {
-    const next = new Map(values);
-    change(next);
-    return contextWithSpan(span, next);
-  };
-  return {
-    getValue: (key) => values.get(key),
-    setValue: (key, value) => copy((next) => next.set(key, value)),
-    deleteValue: (key) => copy((next) => next.delete(key)),
-  };
+class SpanContext extends Map<symbol, unknown> implements OpenTelemetryContext {
+  getValue(key: symbol): unknown {
+    return this.get(key);
+  }
+  setValue(key: symbol, value: unknown): SpanContext {
+    return new SpanContext(this).set(key, value);
+  }
+  deleteValue(key: symbol): SpanContext {
+    const copy = new SpanContext(this);
+    copy.delete(key);
+    return copy;
+  }
 }

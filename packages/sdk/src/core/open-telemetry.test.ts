@@ -9,7 +9,8 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rejectionOf, withFakeTime } from '../_test/fake-time';
 import { recordingLogger } from '../_test/recording-logger';
-import { errorReply, TEST_BASE_URL, useTestServer } from '../_test/test-server';
+import { errorReply, TEST_API_KEY, TEST_BASE_URL, useTestServer } from '../_test/test-server';
+import { Parley } from '../client';
 import { APIUserAbortError } from '../errors/abort-error';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
 import type {
@@ -351,6 +352,23 @@ describe('the traceparent an attempt sends (W3C Trace Context, version 00)', () 
     await server.client({ tracer }).status.get();
     expect(server.requests[0]?.headers.has('traceparent')).toBe(false);
     expect(server.requests[0]?.headers.has('tracestate')).toBe(false);
+  });
+});
+
+describe('url.full of a base URL with credentials', () => {
+  it('is REDACTED:REDACTED on the call span, and the password is in no attribute', async () => {
+    // fetch refuses to send such a URL, so the call fails before any attempt: the span records it.
+    const client = new Parley({
+      apiKey: TEST_API_KEY,
+      baseUrl: 'http://someone:hunter2@127.0.0.1:4599/v1',
+      tracer,
+      maxRetries: 0,
+    });
+    await expect(client.status.get()).rejects.toThrow(TypeError);
+    const [call] = exporter.getFinishedSpans();
+    expect(call?.attributes['url.full']).toBe('http://REDACTED:REDACTED@127.0.0.1:4599/v1/status');
+    expect(JSON.stringify(call?.attributes)).not.toContain('hunter2');
+    expect(JSON.stringify(call?.attributes)).not.toContain('someone');
   });
 });
 
