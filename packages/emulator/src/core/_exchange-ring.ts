@@ -1,13 +1,17 @@
+import type { ActivityEntry } from './activity-feed';
 import type { EmulatorCore } from './emulator-core';
 
 /**
  * One answered /v1 call as the HAR shows it; headers and bodies are masked when the HAR is built.
  * Only strings and the parser's own lists are kept, never the Request: a kept Request holds Node's
  * IncomingMessage and its stream state, and 500 of them moved to the old generation are GC work on
- * every call (issue 23).
+ * every call (issue 23). What the call's activity item already says (method, path, request id,
+ * caller, time, duration) is read from it, not kept twice: whatever a call keeps survives into the
+ * old generation, and that copying is most of what recording costs.
  */
 export interface Exchange {
-  method: string;
+  /** The call's activity entry (a `request` item). */
+  activity: ActivityEntry;
   /** The request's URL as h3 parsed it (its text is built only when a HAR is). */
   url: URL;
   /**
@@ -15,15 +19,12 @@ export interface Exchange {
    * its parser already made); in process, the Request's own `Headers`.
    */
   requestHeaders: readonly string[] | Headers;
-  /** The JSON body the handler read, or undefined when none was read (or it was not JSON). */
+  /** The JSON body as the handler read it, or undefined when none was read. */
   requestBody: string | undefined;
+  /** The answer's status (the activity item says 0 when an injected fault sent none). */
   status: number;
   responseHeaders: Readonly<Record<string, string>> | undefined;
   responseBody: string | undefined;
-  requestId: string | undefined;
-  /** Global emulator time when it came in (its workspace's is taken from the activity history). */
-  atMs: number;
-  durationMs: number;
 }
 
 /** How many recent /v1 exchanges `GET /_emulator/har` can show. */

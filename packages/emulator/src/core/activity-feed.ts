@@ -150,14 +150,15 @@ export class ActivityFeed {
   /** `now` dates an item: in its workspace's time (its own clock, or the global one). */
   constructor(private readonly now: (draft: ActivityDraft) => number) {}
 
-  /** Numbers, times, keeps and hands out one item (masked when first read). */
-  publish(draft: ActivityDraft): void {
+  /** Numbers, times, keeps and hands out one item (masked when first read); returns its entry. */
+  publish(draft: ActivityDraft): ActivityEntry {
     const entry = new ActivityEntry(++this.#seq, draft, this.now(draft));
     this.#entries.push(entry);
     if (this.#entries.length >= KEPT_ACTIVITY + TRIM_BATCH) {
       this.#entries.splice(0, this.#entries.length - KEPT_ACTIVITY);
     }
     for (const listener of this.#listeners) listener(entry);
+    return entry;
   }
 
   /** Calls `listener` with every item published from now on; returns the unsubscription. */

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createAppWithKey, T0, testEmulator, textSend } from '../_testing/test-emulator';
 import { type Exchange, ExchangeRing, KEPT_EXCHANGE_BYTES, KEPT_EXCHANGES } from './_exchange-ring';
+import { ActivityEntry } from './activity-feed';
 import type { HarLog } from './har-types';
 
 // har-validator (the HAR 1.2 JSON Schema) has no types: its promise API, as documented (it
@@ -190,17 +191,28 @@ test('fuzzed: a key or secret after and before any text, in a body, a query or a
 });
 
 describe('ExchangeRing', () => {
+  const activity = new ActivityEntry(
+    1,
+    {
+      kind: 'request',
+      application_ids: [],
+      method: 'GET',
+      path: '/v1/status',
+      status: 200,
+      request_id: 'req_0',
+      key_prefix: null,
+      duration_ms: 0,
+    },
+    0,
+  );
   const exchange = (bodyBytes: number): Exchange => ({
-    method: 'GET',
+    activity,
     requestHeaders: [],
     url: new URL('http://127.0.0.1/v1/status'),
     requestBody: undefined,
     status: 200,
     responseHeaders: {},
     responseBody: 'x'.repeat(bodyBytes),
-    requestId: undefined,
-    atMs: 0,
-    durationMs: 0,
   });
 
   test(`keeps at most ${KEPT_EXCHANGE_BYTES} bytes of bodies, dropping the oldest`, () => {

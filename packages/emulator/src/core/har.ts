@@ -57,23 +57,17 @@ function checkedOptions(
  */
 export function buildHar(core: EmulatorCore, version: string, options: HarOptions = {}): HarLog {
   const { since, workspaceId } = checkedOptions(core, options);
-  // Each call's activity item says whose it was and when, in its workspace's time.
-  const requests = new Map<string, RequestActivity>();
-  for (const entry of core.activity.newestFirst()) {
-    const item = entry.item;
-    if (item.kind === 'request') requests.set(item.request_id, item);
-  }
   const inWorkspace = (applicationId: string | undefined) =>
     workspaceId === undefined ||
     (applicationId !== undefined && core.state.applications[applicationId]?.workspace_id === workspaceId);
   const timed: { at: number; entry: HarEntry }[] = [];
   for (const exchange of exchangesOf(core).list()) {
-    const activity = exchange.requestId === undefined ? undefined : requests.get(exchange.requestId);
-    const applicationId = activity ? activity.application_ids[0] : callerOf(core, requestHeadersOf(exchange));
-    if (!inWorkspace(applicationId)) continue;
-    const at = activity ? Date.parse(activity.at) : exchange.atMs;
+    // The call's activity item says whose it was and when, in its workspace's time.
+    const activity = exchange.activity.item as RequestActivity;
+    if (!inWorkspace(activity.application_ids[0])) continue;
+    const at = Date.parse(activity.at);
     if (since !== undefined && at < since) continue;
-    timed.push({ at, entry: exchangeEntry(exchange, at) });
+    timed.push({ at, entry: exchangeEntry(exchange, activity, at) });
   }
   if (options.deliveries === true) {
     for (const delivery of Object.values(core.state.webhooks.deliveries)) {
@@ -97,13 +91,6 @@ export function buildHar(core: EmulatorCore, version: string, options: HarOption
   };
 }
 
-/** The application of a call whose activity item is no longer kept: its key's, if it still exists. */
-function callerOf(core: EmulatorCore, headers: Headers): string | undefined {
-  const authorization = headers.get('authorization') ?? '';
-  const presented = /^Bearer (\S+)$/i.exec(authorization)?.[1];
-  return presented === undefined ? undefined : core.findKey(presented)?.application_id;
-}
-
 /**
  * The request's headers as the handler saw them: Node's raw list goes through `Headers` as srvx
  * builds `request.headers` from it (every pair appended, HTTP/2 pseudo-headers skipped), so the
@@ -121,16 +108,16 @@ function requestHeadersOf(exchange: Exchange): Headers {
   return headers;
 }
 
-function exchangeEntry(exchange: Exchange, at: number): HarEntry {
+function exchangeEntry(exchange: Exchange, activity: RequestActivity, at: number): HarEntry {
   const url = exchange.url;
   const requestBody = exchange.requestBody === undefined ? undefined : maskSecrets(exchange.requestBody);
   const responseBody = exchange.responseBody === undefined ? undefined : maskSecrets(exchange.responseBody);
   const responseHeaders = Object.entries(exchange.responseHeaders ?? {});
   return {
     startedDateTime: new Date(at).toISOString(),
-    time: exchange.durationMs,
+    time: activity.duration_ms,
     request: {
-      method: exchange.method,
+      method: activity.method,
       url: maskSecrets(url.href),
       httpVersion: 'HTTP/1.1',
       cookies: [],
@@ -155,7 +142,7 @@ function exchangeEntry(exchange: Exchange, at: number): HarEntry {
       bodySize: responseBody === undefined ? -1 : byteLength(responseBody),
     },
     cache: {},
-    timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+    timings: { send: 0, wait: activity.duration_ms, receive: 0 },
   };
 }
 

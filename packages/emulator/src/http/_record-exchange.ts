@@ -1,71 +1,40 @@
 import type { IncomingMessage } from 'node:http';
 import type { H3Event } from 'h3';
-import type { ExchangeRing } from '../core/_exchange-ring';
-import type { EmulatorCore } from '../core/emulator-core';
+import type { Exchange } from '../core/_exchange-ring';
+import type { ActivityEntry } from '../core/activity-feed';
 import { ANSWER_PARTS, type AnsweredResponse } from './_respond';
-import { runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
-// Issue 23, measured on a loaded 2-core machine (Node 24; three builds up at once, requests per
-// CPU-second of the server, median of 11 alternating 2 s rounds, 50 connections, rate limits off),
-// against the same tree with recording removed: keeping event.req, two closures a call and a
-// spliced array cost GET /v1/status 0.90 and POST /v1/messages 0.92; this file's way 0.96 and
-// 1.00 (rounds spread ±30 %, so within noise is all these say). RSS after 50,000 sends (median of
-// 3): 1.11 before, still 1.11 now: what survives in the ring is promoted and becomes old-space
-// garbage whatever it holds, so memory is not yet within 2 %.
-const REQUEST_BODY = Symbol('parley.requestBody');
+// Issue 23: what a call keeps for the HAR survives into V8's old generation, and that copying,
+// not the recording itself, is what recording costs (the same tree allocating the exchanges but
+// keeping none ran at 0.99 of the tree recording nothing). So an exchange keeps only what nothing
+// else keeps: the call's activity entry stands for its method, path, request id, caller, time and
+// duration; the request body is the text as read (no JSON.stringify of the parsed body); the
+// answer is the text and header object it was built from.
 
 type NodeBacked = { runtime?: { node?: { req?: IncomingMessage } } };
 
 /**
- * Runs a /v1 call (`runV1`) and keeps the exchange in `ring` for `GET /_emulator/har`
- * (`core/_exchange-ring.ts`): the method, URL and headers of the request, the body its handler
- * read, and the text and headers the answer was built from. A synchronous answer stays
- * synchronous, with no closure made for it.
+ * The exchange `GET /_emulator/har` shows for an answered /v1 call (`core/_exchange-ring.ts`):
+ * the request's URL and headers, the JSON body its handler read (`requestBody`), and the text and
+ * headers the answer was built from.
  */
-export function recordExchange(
-  core: EmulatorCore,
-  ring: ExchangeRing,
-  event: H3Event,
-  spec: V1RouteSpec,
-): Response | Promise<Response> {
-  const started = performance.now();
-  const atMs = core.now();
-  const answer = runV1(core, event, spec);
-  return answer instanceof Promise
-    ? answer.then((response) => keep(ring, event, response, atMs, started))
-    : keep(ring, event, answer, atMs, started);
-}
-
-function keep(
-  ring: ExchangeRing,
+export function exchangeOf(
   event: H3Event,
   response: Response,
-  atMs: number,
-  started: number,
-): Response {
+  activity: ActivityEntry,
+  requestBody: string | undefined,
+): Exchange {
   const parts = (response as AnsweredResponse)[ANSWER_PARTS];
   const request = event.req;
-  ring.add({
-    method: request.method,
+  return {
+    activity,
     url: event.url,
     // Node's raw list is already made; `request.headers` would build Node's header object on
     // top of it (what `_request-header.ts` avoids on the hot path).
     requestHeaders: (request as NodeBacked).runtime?.node?.req?.rawHeaders ?? request.headers,
-    requestBody: (event.context as Record<symbol, string | undefined>)[REQUEST_BODY],
+    requestBody,
     status: response.status,
     responseHeaders: parts?.headers,
     responseBody: parts?.text ?? undefined,
-    requestId: parts?.headers['x-request-id'],
-    atMs,
-    durationMs: Math.round((performance.now() - started) * 100) / 100,
-  });
-  return response;
-}
-
-/** A route's handler that also keeps the JSON body it was given for the HAR. */
-export function keepingBody(run: (call: V1Call) => V1Result): (call: V1Call) => V1Result {
-  return (call) => {
-    (call.event.context as Record<symbol, string | undefined>)[REQUEST_BODY] = JSON.stringify(call.body);
-    return run(call);
   };
 }

@@ -16,9 +16,18 @@ export function jsonResponse(
   requestId: string,
   headers?: Record<string, string>,
 ): Response {
+  return jsonTextResponse(status, status === 204 ? null : JSON.stringify(body), requestId, headers);
+}
+
+/** {@link jsonResponse} of a body already serialised (`null`: none, for a 204). */
+export function jsonTextResponse(
+  status: number,
+  text: string | null,
+  requestId: string,
+  headers?: Record<string, string>,
+): Response {
   const responseHeaders: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
   if (headers) Object.assign(responseHeaders, headers);
-  const text = status === 204 ? null : JSON.stringify(body);
   const response = new FastResponse(text, { status, headers: responseHeaders });
   // Kept beside the answer for the HAR of /v1 traffic: reading a FastResponse back would rebuild it.
   (response as AnsweredResponse)[ANSWER_PARTS] = { text, headers: responseHeaders };

@@ -1,5 +1,6 @@
 import type { RateLimitBucket } from '@parley/sdk';
 import type { H3Event } from 'h3';
+import type { ExchangeRing } from '../core/_exchange-ring';
 import type { RequestActivity } from '../core/activity-feed';
 import {
   admit,
@@ -16,8 +17,9 @@ import type { IdempotencyTicket } from '../core/send-idempotency';
 import { newRequestId } from '../domain/ids';
 import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
+import { exchangeOf } from './_record-exchange';
 import { requestHeader } from './_request-header';
-import { errorResponse, jsonResponse } from './_respond';
+import { errorResponse, jsonResponse, jsonTextResponse } from './_respond';
 import { requestTraceContext } from './_trace-context';
 
 export { REQUESTS_CHARGE } from '../core/admission';
@@ -44,6 +46,8 @@ type RequestActivityDraft = Omit<RequestActivity, 'seq' | 'at'>;
 export interface V1Result {
   status: number;
   body: unknown;
+  /** The body already as JSON text (then `body` is not read): an answer the route keeps. */
+  json?: string;
   headers?: Record<string, string>;
   /** The buckets the call is counted against when not the route's (an idempotent replay: `requests` only). */
   charge?: readonly RateLimitBucket[];
@@ -70,11 +74,22 @@ export interface V1RouteSpec extends CallRule {
  * instead of cancelling the Node stream (issue 8), and answers 413 after the 401.
  * Every answer carries `X-Request-Id`; authenticated ones the `RateLimit-*` of the call's bucket;
  * answers 429 consume nothing (DESIGN §2). A call that reads no body, with no fault injected, is
- * answered without a single await (`GET /v1/status` is the load-test call).
+ * answered without a single await (`GET /v1/status` is the load-test call). With `ring`, the
+ * exchange is kept there for the HAR of the traffic.
  */
-export function runV1(core: EmulatorCore, event: H3Event, spec: V1RouteSpec): Response | Promise<Response> {
-  const started = performance.now();
-  const trace: CallTrace = { requestId: newRequestId(), caller: undefined, started };
+export function runV1(
+  core: EmulatorCore,
+  event: H3Event,
+  spec: V1RouteSpec,
+  ring?: ExchangeRing,
+): Response | Promise<Response> {
+  const trace: CallTrace = {
+    requestId: newRequestId(),
+    caller: undefined,
+    started: performance.now(),
+    ring,
+    requestBody: undefined,
+  };
   // Injected faults come first (`/_emulator/faults`); without any, nothing is looked up.
   const taken = core.faults.active ? takeFault(core, event) : undefined;
   if (taken) return runWithFault(core, event, spec, trace, taken);
@@ -97,7 +112,7 @@ async function runWithFault(
   return published(core, event, trace, response, applied);
 }
 
-/** Tells the activity feed of an answered call; returns the answer. */
+/** Tells the activity feed of an answered call, and keeps its exchange when recording; returns the answer. */
 function published(
   core: EmulatorCore,
   event: H3Event,
@@ -119,7 +134,8 @@ function published(
     tracestate: context.tracestate,
   };
   if (applied) draft.fault = applied.fault.id;
-  core.activity.publish(draft);
+  const entry = core.activity.publish(draft);
+  trace.ring?.add(exchangeOf(event, response, entry, trace.requestBody));
   return response;
 }
 
@@ -129,6 +145,10 @@ interface CallTrace {
   caller: Caller | undefined;
   /** `performance.now()` when the call came in. */
   started: number;
+  /** Where the exchange is kept for the HAR, when it is. */
+  ring: ExchangeRing | undefined;
+  /** The JSON body as read, once it parsed (the HAR shows it). */
+  requestBody: string | undefined;
 }
 
 /** Authenticates, then answers: at once, or after the body read (and Idempotency-Key hold) of a send. */
@@ -138,14 +158,13 @@ function handle(
   spec: V1RouteSpec,
   trace: CallTrace,
 ): Response | Promise<Response> {
-  const { requestId } = trace;
   const admission = admit(core, requestHeader(event.req, 'authorization'));
-  if (!admission.ok) return errorResponse(admission.error, requestId);
+  if (!admission.ok) return errorResponse(admission.error, trace.requestId);
   trace.caller = admission;
   if (!spec.readsBody && !spec.holdsIdempotencyKey) {
-    return answer(core, event, spec, admission, undefined, undefined, requestId);
+    return answer(core, event, spec, admission, undefined, undefined, trace);
   }
-  return readThenAnswer(core, event, spec, admission, requestId);
+  return readThenAnswer(core, event, spec, admission, trace);
 }
 
 async function readThenAnswer(
@@ -153,7 +172,7 @@ async function readThenAnswer(
   event: H3Event,
   spec: V1RouteSpec,
   caller: Caller,
-  requestId: string,
+  trace: CallTrace,
 ): Promise<Response> {
   const request = event.req;
   const ticket = spec.holdsIdempotencyKey
@@ -163,8 +182,8 @@ async function readThenAnswer(
     const read: BodyRead | undefined = spec.readsBody ? await readBodyText(request) : undefined;
     // A reset or a revocation may have taken the key while the body was read.
     const revoked = read && revokedSince(core, caller);
-    if (revoked) return errorResponse(revoked, requestId);
-    return answer(core, event, spec, caller, read, ticket, requestId);
+    if (revoked) return errorResponse(revoked, trace.requestId);
+    return answer(core, event, spec, caller, read, ticket, trace);
   } finally {
     if (ticket) core.idempotency.release(ticket);
   }
@@ -178,8 +197,9 @@ function answer(
   caller: Caller,
   read: BodyRead | undefined,
   ticket: IdempotencyTicket | undefined,
-  requestId: string,
+  trace: CallTrace,
 ): Response {
+  const { requestId } = trace;
   const request = event.req;
   const limits = core.rateLimits;
   // Keys are scoped to a workspace: its clock times this call (windows, ages, created_at).
@@ -199,16 +219,16 @@ function answer(
     if (read) {
       requireJsonContentType(request);
       call.body = parseJsonBody(read);
+      if (read.ok) trace.requestBody = read.text;
     }
     const result = spec.run(call);
     // Without rate limits (load tests) no header object is built at all.
     const headers = chargeAnswered(limits, caller, spec, now, result.charge);
-    return jsonResponse(
-      result.status,
-      result.body,
-      requestId,
-      headers && result.headers ? { ...headers, ...result.headers } : (headers ?? result.headers),
-    );
+    const answerHeaders =
+      headers && result.headers ? { ...headers, ...result.headers } : (headers ?? result.headers);
+    return result.json === undefined
+      ? jsonResponse(result.status, result.body, requestId, answerHeaders)
+      : jsonTextResponse(result.status, result.json, requestId, answerHeaders);
   } catch (error) {
     return errorResponse(error, requestId, chargeRefused(limits, caller, spec, now, error));
   }

@@ -100,4 +100,24 @@ describe('the HAR of /v1 calls over node:http', () => {
     await turn();
     expect(seenRequests.at(-1)!.deref()).toBeUndefined();
   });
+
+  test('shows a send’s body as it was sent, spacing and key order included', async () => {
+    const body = `{ "type": "text",\n  "text": "Bonjour", "to": "${textSend().to}", "connection_id": "${textSend().connection_id}" }`;
+    const answer = await exchange(
+      [
+        'POST /v1/messages?probe=as-sent HTTP/1.1',
+        `Authorization: Bearer ${emulator.sandboxKey}`,
+        'Content-Type: application/json',
+        'Idempotency-Key: as-sent-1',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+      ],
+      body,
+    );
+    expect(answer.split(' ')[1]).toBe('202');
+    const har = await emulator.control.har();
+    const entry = har.log.entries.find((each) => each.request.url.endsWith('?probe=as-sent'))!;
+    expect(entry.request.postData).toEqual({ mimeType: 'application/json', text: body });
+    expect(entry.request.method).toBe('POST');
+    expect(entry.time).toBeGreaterThanOrEqual(0);
+  });
 });

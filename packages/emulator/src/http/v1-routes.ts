@@ -5,11 +5,10 @@ import { listConnections, listTemplates } from '../core/connections';
 import type { EmulatorCore } from '../core/emulator-core';
 import { acceptedView, getMessage } from '../core/messages';
 import { createSandboxEvent } from '../core/sandbox-events';
-import { getStatus } from '../core/status';
+import { statusJson } from '../core/status';
 import { DomainError } from '../domain/domain-error';
 import { paginate } from './_pagination';
-import { keepingBody, recordExchange } from './_record-exchange';
-import { REQUESTS_CHARGE, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
+import { REQUESTS_CHARGE, runV1, type V1Call, type V1Result, type V1RouteSpec } from './_v1-pipeline';
 
 const ok = (body: unknown): V1Result => ({ status: 200, body });
 
@@ -18,7 +17,7 @@ export function registerV1Routes(app: H3, core: EmulatorCore): void {
   // Route specs are built once; a request only reads them.
   const status: V1RouteSpec = {
     scope: 'system.status.read',
-    run: (call) => ok(getStatus(call.core, call.caller)),
+    run: (call) => ({ status: 200, body: undefined, json: statusJson(call.core, call.caller) }),
   };
   const connections: V1RouteSpec = {
     scope: 'connections.read',
@@ -38,20 +37,20 @@ export function registerV1Routes(app: H3, core: EmulatorCore): void {
     bucket: 'sends',
     readsBody: true,
     holdsIdempotencyKey: true,
-    run: keepingBody(send),
+    run: send,
   };
   const sandboxEvent: V1RouteSpec = {
     scope: 'sandbox.events.create',
     sandboxOnly: true,
     readsBody: true,
-    run: keepingBody((call) => ({
+    run: (call) => ({
       status: 202,
       body: createSandboxEvent(call.core, call.caller, call.body),
-    })),
+    }),
   };
   // Every call is kept for the HAR of the traffic (`_record-exchange.ts`).
   const ring = exchangesOf(core);
-  const v1 = (spec: V1RouteSpec) => (event: H3Event) => recordExchange(core, ring, event, spec);
+  const v1 = (spec: V1RouteSpec) => (event: H3Event) => runV1(core, event, spec, ring);
   app.get('/v1/status', v1(status));
   app.get('/v1/connections', v1(connections));
   app.get('/v1/connections/:id/templates', v1(templates));
