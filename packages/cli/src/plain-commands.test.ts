@@ -90,7 +90,7 @@ describe('plain commands: their arguments read without commander', () => {
     expect([...PLAIN_COMMAND_PATHS]).toEqual([...PLAIN_COMMANDS.keys()]);
   });
 
-  it('the plain file refuses a path that is not a plain command, before loading anything', async () => {
+  it('the plain file refuses a path that is not a plain command', async () => {
     await expect(runPlainCommand('send', { json: true })).rejects.toThrow('not a plain command: "send"');
     await expect(runPlainCommand('connections', {})).rejects.toThrow('not a plain command: "connections"');
   });
