@@ -41,6 +41,17 @@ describe('the node:crypto HMAC', () => {
     expect(Buffer.from(decoded as Uint8Array).toString('hex')).toBe(reference(secret));
   });
 
+  it('decodes into one reused buffer only when asked, so values decoded together stay apart', () => {
+    const [match, other] = [reference(secret), reference('whsec_other')];
+    const asHex = (bytes: unknown) => Buffer.from(bytes as Uint8Array).toString('hex');
+    const [first, second] = [hmac.decodeSignature(match), hmac.decodeSignature(other)];
+    expect([asHex(first), asHex(second)]).toEqual([match, other]);
+    const reused = hmac.decodeSignature(`v1=${match}`, 3, true);
+    expect(asHex(reused)).toBe(match);
+    expect(hmac.decodeSignature(`v1=${other}`, 3, true)).toBe(reused);
+    expect([asHex(reused), asHex(first)]).toEqual([other, match]);
+  });
+
   it('answers synchronously, with no promise, with Web Crypto unusable', () => {
     const signature = hmac.decodeSignature(reference(secret))!;
     expect(hmac.signatureMatches([secret], prefix, body, [signature])).toBe(true);

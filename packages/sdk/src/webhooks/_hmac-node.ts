@@ -13,11 +13,13 @@ export type Signature = Uint8Array | string;
 
 let nodeCrypto: typeof NodeCrypto | null | undefined;
 let expected: Buffer;
+let reused: Buffer;
 const keys = new Map<string, NodeCrypto.KeyObject>();
 
 function loadCrypto(): typeof NodeCrypto | null {
   nodeCrypto ??= globalThis.process?.getBuiltinModule?.('node:crypto') ?? null;
   expected ??= Buffer.alloc(32);
+  reused ??= Buffer.alloc(32);
   return nodeCrypto;
 }
 
@@ -37,13 +39,44 @@ function hmac(
   return typeof payload === 'string' ? hmac.update(payload, 'utf8') : hmac.update(payload);
 }
 
-/** The signature in a 64-character hex value, or undefined when it is not one. */
-export function decodeSignature(hex: string): Signature | undefined {
-  if (!loadCrypto()) return web.decodeSignature(hex);
-  if (hex.length !== 64) return undefined;
-  // Buffer stops decoding at the first non-hex character, so a short result means bad input.
-  const bytes = Buffer.from(hex, 'hex');
-  return bytes.length === 32 ? bytes : undefined;
+// Pure, so an app that imports only the client drops it (the two entries share one chunk).
+const HEX_VALUE = /* @__PURE__ */ hexValues();
+
+/** The value of each hex digit by its character code, -1 for any other code below 256. */
+function hexValues(): Int8Array {
+  const values = new Int8Array(256).fill(-1);
+  for (const [index, digit] of [...'0123456789abcdef'].entries()) {
+    values[digit.charCodeAt(0)] = values[digit.toUpperCase().charCodeAt(0)] = index;
+  }
+  return values;
+}
+
+/**
+ * The signature in the 64 hex characters of `text` from `start` to its end, or undefined when
+ * they are not that. With `reuse`, the bytes go into one buffer that the next such call
+ * overwrites: for a signature compared before another is decoded. Sparing the allocation and
+ * `Buffer.from(text.slice(start), 'hex')` is ~5 % of a 1 KB verifyWebhook (0.80 -> 0.85 of the
+ * floor, bench/verify-webhook.mjs); a fresh Uint8Array would cost more than Buffer.from, its
+ * bytes being moved off the heap when compared.
+ */
+export function decodeSignature(text: string, start = 0, reuse = false): Signature | undefined {
+  if (!loadCrypto()) return web.decodeSignature(text, start);
+  if (text.length - start !== 64) return undefined;
+  const bytes = reuse ? reused : Buffer.allocUnsafe(32);
+  // OR of every digit's value (negative once one is not a digit) and of every character code
+  // (256 or more once one is past Latin-1, which `& 255` would otherwise alias to a digit).
+  let digits = 0;
+  let codes = 0;
+  for (let index = 0; index < 32; index++) {
+    const high = text.charCodeAt(start + 2 * index);
+    const low = text.charCodeAt(start + 2 * index + 1);
+    const highDigit = HEX_VALUE[high & 255]!;
+    const lowDigit = HEX_VALUE[low & 255]!;
+    digits |= highDigit | lowDigit;
+    codes |= high | low;
+    bytes[index] = (highDigit << 4) | lowDigit;
+  }
+  return digits < 0 || codes > 255 ? undefined : bytes;
 }
 
 /**

@@ -27,8 +27,12 @@ async function hexDigest(secret: string, prefix: string, payload: string | Uint8
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The signature in a 64-character hex value, or undefined when it is not one. */
-export function decodeSignature(hex: string): Signature | undefined {
+/**
+ * The signature in the 64 hex characters of `text` from `start` to its end, or undefined when
+ * they are not that. `reuse` is for the node implementation's sake: a string is never overwritten.
+ */
+export function decodeSignature(text: string, start = 0, _reuse = false): Signature | undefined {
+  const hex = text.slice(start);
   return /^[\da-f]{64}$/i.test(hex) ? hex.toLowerCase() : undefined;
 }
 

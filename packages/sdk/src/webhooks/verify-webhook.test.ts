@@ -400,8 +400,21 @@ describe.each(Object.entries(implementations))('decodeSignature with %s', (_name
       `${hex.slice(0, 63)}g`,
       `g${hex.slice(1)}`,
       `${hex.slice(0, 62)} 0`,
+      // Past Latin-1, yet its low byte is 0x61, the code of 'a'.
+      `${hex.slice(0, 63)}\u0161`,
+      `\u0130${hex.slice(1)}`,
     ]) {
       expect(decodeSignature(bad)).toBeUndefined();
     }
+  });
+
+  it('decodes the 64 characters from a start offset to the end of the text', async () => {
+    const { decodeSignature } = await hmacModule();
+    const hex = sign(secret, body);
+    const asHex = (signature: string | Uint8Array | undefined) =>
+      typeof signature === 'string' ? signature : Buffer.from(signature!).toString('hex');
+    expect(asHex(decodeSignature(`v1=${hex}`, 3))).toBe(hex);
+    expect(decodeSignature(`v1=${hex}0`, 3)).toBeUndefined();
+    expect(decodeSignature(`v1=${hex.slice(1)}`, 3)).toBeUndefined();
   });
 });
