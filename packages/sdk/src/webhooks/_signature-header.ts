@@ -15,9 +15,7 @@ export function parseSignatureHeader(header: string): Signature[] | string {
     return signature === undefined ? 'a v1 is not 64 hex digits' : [signature];
   }
   const signatures: Signature[] = [];
-  // The common case, one signature outside a rotation, skips splitting.
-  // Stryker disable next-line ConditionalExpression: equivalent, splitting gives the same reason (invalid_signature_header or not)
-  for (const part of header.length === 67 ? [header] : header.split(/, */)) {
+  for (const part of header.split(/, */)) {
     if (!part.startsWith('v1=')) {
       if (/^v\d{1,3}=/.test(part)) continue;
       return 'an item is not vN=…';
