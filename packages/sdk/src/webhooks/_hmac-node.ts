@@ -63,18 +63,17 @@ export function decodeSignature(text: string, start = 0, reuse = false): Signatu
   if (!loadCrypto()) return web.decodeSignature(text, start);
   if (text.length - start !== 64) return undefined;
   const bytes = reuse ? reused : Buffer.allocUnsafe(32);
-  // OR of every digit's value (negative once one is not a digit) and of every character code
-  // (256 or more once one is past Latin-1, which `& 255` would otherwise alias to a digit).
+  // OR of every byte (negative once a character is not a hex digit: -1 in the table) and of every
+  // character code (256 or more once one is past Latin-1, which `& 255` would alias to a digit).
   let digits = 0;
   let codes = 0;
-  for (let index = 0; index < 32; index++) {
-    const high = text.charCodeAt(start + 2 * index);
-    const low = text.charCodeAt(start + 2 * index + 1);
-    const highDigit = HEX_VALUE[high & 255]!;
-    const lowDigit = HEX_VALUE[low & 255]!;
-    digits |= highDigit | lowDigit;
+  for (let index = 0, position = start; index < 32; index++, position += 2) {
+    const high = text.charCodeAt(position);
+    const low = text.charCodeAt(position + 1);
+    const byte = (HEX_VALUE[high & 255]! << 4) | HEX_VALUE[low & 255]!;
+    digits |= byte;
     codes |= high | low;
-    bytes[index] = (highDigit << 4) | lowDigit;
+    bytes[index] = byte;
   }
   return digits < 0 || codes > 255 ? undefined : bytes;
 }
