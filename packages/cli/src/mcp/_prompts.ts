@@ -1,8 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import type { InFlightCalls } from './in-flight-calls';
 
 /** What a client can offer its user as ready-made requests. */
-export function registerPrompts(server: McpServer): void {
+export function registerPrompts(server: McpServer, calls: InFlightCalls): void {
   server.registerPrompt(
     'test_webhook_receiver',
     {
@@ -10,7 +11,7 @@ export function registerPrompts(server: McpServer): void {
       description: 'Register a local receiver, send it real and hostile deliveries, and grade it',
       argsSchema: { url: z.string().describe('the receiver, e.g. http://127.0.0.1:3000/webhooks') },
     },
-    ({ url }) => ({
+    calls.wrap(({ url }) => ({
       messages: [
         {
           role: 'user',
@@ -26,7 +27,7 @@ export function registerPrompts(server: McpServer): void {
           },
         },
       ],
-    }),
+    })),
   );
   server.registerPrompt(
     'walk_message_statuses',
@@ -35,7 +36,7 @@ export function registerPrompts(server: McpServer): void {
       description: 'Send a message on the emulator and move its clock until it is read',
       argsSchema: { to: z.string().describe('recipient, e.g. +33612345678 (or a magic number)') },
     },
-    ({ to }) => ({
+    calls.wrap(({ to }) => ({
       messages: [
         {
           role: 'user',
@@ -51,6 +52,6 @@ export function registerPrompts(server: McpServer): void {
           },
         },
       ],
-    }),
+    })),
   );
 }

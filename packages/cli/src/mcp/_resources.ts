@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { findDocsDir } from './_docs-dir';
 import { toolError } from './_tool-output';
+import type { InFlightCalls } from './in-flight-calls';
 import type { McpTarget } from './mcp-target';
 
 // The largest doc is under 100 KB: a bound far past it that no read may cross.
@@ -22,7 +23,7 @@ const OPENAPI = new Map([
  * the emulator's magic-numbers table, read from the emulator when asked. Docs are listed only when
  * the docs folder is there (the repository; a packed CLI has none: the tools still work).
  */
-export function registerResources(server: McpServer, target: McpTarget): void {
+export function registerResources(server: McpServer, target: McpTarget, calls: InFlightCalls): void {
   const docsDir = findDocsDir();
   if (docsDir) {
     const pages = readdirSync(docsDir)
@@ -34,9 +35,9 @@ export function registerResources(server: McpServer, target: McpTarget): void {
         `docs-${name}`,
         `parley://docs/${page}`,
         { title: `Parley docs: ${name}`, mimeType: 'text/markdown' },
-        async (uri) => ({
+        calls.wrap(async (uri) => ({
           contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await readDoc(docsDir, page) }],
-        }),
+        })),
       );
     }
     for (const [name, { file, title }] of OPENAPI) {
@@ -44,9 +45,9 @@ export function registerResources(server: McpServer, target: McpTarget): void {
         name,
         `parley://openapi/${file}`,
         { title, mimeType: 'application/yaml' },
-        async (uri) => ({
+        calls.wrap(async (uri) => ({
           contents: [{ uri: uri.href, mimeType: 'application/yaml', text: await readDoc(docsDir, file) }],
-        }),
+        })),
       );
     }
   }
@@ -59,13 +60,13 @@ export function registerResources(server: McpServer, target: McpTarget): void {
         description: 'Sandbox recipients with a fixed outcome, as the emulator lists them',
         mimeType: 'application/json',
       },
-      async (uri) => {
+      calls.wrap(async (uri) => {
         const text = await target.control.listMagicNumbers({ limit: 100 }).then(
           (page) => JSON.stringify(page.data, null, 2),
           (error: unknown) => JSON.stringify({ error: toolError(error) }, null, 2),
         );
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
-      },
+      }),
     );
   }
 }
