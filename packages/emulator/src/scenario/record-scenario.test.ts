@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { createEmulator } from '../create-emulator';
+import type { StateBundle } from '../core/bundle-types';
+import { createEmulator, type Emulator } from '../create-emulator';
 import { createSandbox } from '../sandbox/create-sandbox';
 import { parseScenario } from './parse-scenario';
 import { recordScenario } from './record-scenario';
@@ -175,4 +176,180 @@ it('record → run → pass: a live application, a reply inside the window and o
   expect(report.failures).toEqual([]);
   expect(report.passed).toBe(true);
   await control.resetWorkspace(workspace.id);
+});
+
+const ACTIVE = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
+
+// What a workspace held, ids left out (the replay makes its own): each message as accepted with
+// its time and variables, each event's type, time and data.
+function replayable(bundle: StateBundle) {
+  return {
+    messages: bundle.messages.map(({ message: { id: _id, ...message }, variables, accepted_at }) => ({
+      message,
+      variables,
+      accepted_at,
+    })),
+    events: bundle.events.map(({ event }) => {
+      const data = structuredClone(event.data) as { message?: { id?: string } };
+      if (data.message && typeof data.message === 'object') delete data.message.id;
+      return { type: event.type, created_at: event.created_at, data };
+    }),
+  };
+}
+
+// A fresh emulator whose workspaces are exported just before they are reset: a scenario run
+// disposes of its sandbox, and the test compares what the replay made.
+function exportingBeforeReset(target: Emulator): { emulator: Emulator; exported: StateBundle[] } {
+  const exported: StateBundle[] = [];
+  const control = new Proxy(target.control, {
+    get(object, property) {
+      if (property === 'resetWorkspace') {
+        return async (id: string) => {
+          exported.push(await object.export({ workspaceId: id }));
+          return object.resetWorkspace(id);
+        };
+      }
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+  const emulator = new Proxy(target, {
+    get(object, property) {
+      if (property === 'control') return control;
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+  return { emulator, exported };
+}
+
+it('record → run: a template send is recorded with its variables exactly as sent; the replay sends the same message', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z' });
+  await sandbox.parley.messages.send({
+    type: 'template',
+    connection_id: ACTIVE,
+    to: '+33612345678',
+    template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
+  });
+  await sandbox.advance('5s');
+  const original = await emulator.control.export({ workspaceId: sandbox.workspaceId });
+
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  expect(text).toBe(
+    [
+      'version: 1',
+      'name: recorded',
+      'start: 2026-11-02T09:00:00.000Z',
+      'steps:',
+      '  - send:',
+      '      name: message_1',
+      '      body:',
+      '        type: template',
+      '        to: "+33612345678"',
+      '        template:',
+      '          name: order_confirmation',
+      '          language: fr',
+      '          variables:',
+      '            - Ana',
+      '            - A-1042',
+      '  - advance: 5s',
+      '  - expect_status:',
+      '      message: message_1',
+      '      status: delivered',
+      '',
+    ].join('\n'),
+  );
+  const fresh = createEmulator({ clock: 'frozen' });
+  try {
+    const replay = exportingBeforeReset(fresh);
+    const report = await runScenario(parseScenario(text, 'recorded.yaml'), {
+      emulator: replay.emulator,
+      throwOnFailure: false,
+    });
+    expect(report.failures).toEqual([]);
+    expect(replay.exported).toHaveLength(1);
+    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
+    expect(replay.exported[0]!.messages.map((record) => record.variables)).toEqual([['Ana', 'A-1042']]);
+  } finally {
+    await fresh.close();
+  }
+  await sandbox.dispose();
+});
+
+it('record → run: triggered sandbox events are trigger steps, clock advances are kept one by one, and a fault and chaos are named in comments', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z', client: { maxRetries: 0 } });
+  const receiver = await sandbox.receiver();
+  await sandbox.parley.messages.send({
+    type: 'template',
+    connection_id: ACTIVE,
+    to: '+33612345678',
+    template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
+  });
+  await sandbox.advance('2s');
+  await sandbox.trigger('message.status_updated', {
+    'data.message.status': 'failed',
+    'data.message.to': '+15550101004',
+    'data.message.client_reference': 'ref-9',
+  });
+  await sandbox.advance('3s');
+  const fault = await emulator.control.createFault({
+    method: 'POST',
+    path: '/v1/messages',
+    key_id: sandbox.keyId,
+    times: 1,
+    fault: { status: 503, code: 'internal_error' },
+  });
+  await expect(
+    sandbox.parley.messages.send({ type: 'text', connection_id: ACTIVE, to: '+33612345678', text: 'Lost' }),
+  ).rejects.toMatchObject({ code: 'internal_error', status: 503 });
+  await sandbox.advance('1s');
+  await emulator.control.setChaos(receiver.endpointId, { duplicate: { next: 1 }, seed: 7 });
+  await sandbox.trigger('connection.disconnected', { 'data.connection.quality_rating': 'RED' });
+  await sandbox.advance('4s');
+  await sandbox.advance('6s');
+  const original = await emulator.control.export({ workspaceId: sandbox.workspaceId });
+
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  const comments = text.split('\n').filter((line) => line.startsWith('#'));
+  expect(comments).toEqual([
+    '# Seen in the emulator and not recorded (the scenario language cannot replay it faithfully):',
+    `# - fault ${fault.id} (POST /v1/messages, key ${sandbox.keyId}: 503 internal_error, times 1, 0 left) answered POST /v1/messages at 2026-11-02T09:00:05.000Z (+5s): the emulator keeps no body of a call a fault answered, so the replay cannot make that call again, and a fault step would answer another call`,
+    `# - chaos on endpoint ${receiver.endpointId} (seed 7; now duplicate {"next":0}; applied duplicate 1): when it was set is not kept, so the replay's deliveries have no chaos`,
+  ]);
+  const scenario = parseScenario(text, 'recorded.yaml');
+  expect(
+    scenario.steps.map((step) =>
+      step.kind === 'advance'
+        ? `advance ${step.text}`
+        : step.kind === 'trigger'
+          ? `trigger ${step.type} ${JSON.stringify(step.overrides)}`
+          : step.kind === 'expect_delivery'
+            ? `expect_delivery ${step.type} ${step.message ?? ''} ${JSON.stringify([...step.fields])}`
+            : step.kind,
+    ),
+  ).toEqual([
+    'send',
+    'advance 2s',
+    'trigger message.status_updated {"data.message.status":"failed","data.message.to":"+15550101004","data.message.client_reference":"ref-9","data.message.template.name":"hello_world","data.message.template.language":"en"}',
+    'advance 3s',
+    'advance 1s',
+    'trigger connection.disconnected {"data.connection.name":"Parley Sandbox (disconnected)","data.connection.phone_number":"+15550100002","data.connection.quality_rating":"RED"}',
+    'advance 4s',
+    'advance 6s',
+    'expect_status',
+    'expect_delivery message.status_updated message_1 [["data.message.status","sent"]]',
+    'expect_delivery message.status_updated  [["data.message.status","failed"],["data.message.to","+15550101004"],["data.message.client_reference","ref-9"],["data.message.template.name","hello_world"],["data.message.template.language","en"]]',
+    'expect_delivery message.status_updated message_1 [["data.message.status","delivered"]]',
+    'expect_delivery connection.disconnected  [["data.connection.name","Parley Sandbox (disconnected)"],["data.connection.phone_number","+15550100002"],["data.connection.quality_rating","RED"]]',
+  ]);
+  const fresh = createEmulator({ clock: 'frozen' });
+  try {
+    const replay = exportingBeforeReset(fresh);
+    const report = await runScenario(scenario, { emulator: replay.emulator, throwOnFailure: false });
+    expect(report.failures).toEqual([]);
+    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
+  } finally {
+    await fresh.close();
+  }
+  await sandbox.dispose();
 });
