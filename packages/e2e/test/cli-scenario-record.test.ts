@@ -115,6 +115,83 @@ describe('parley scenario record (as a process)', () => {
     }
   });
 
+  it('records a template send with its variables, a triggered event, and names a fault it cannot replay; the replay passes: exit 0', async () => {
+    const shop = await createSandbox(server.emulator, {
+      now: '2026-11-02T09:00:00Z',
+      client: { maxRetries: 0 },
+    });
+    try {
+      await shop.parley.messages.send({
+        type: 'template',
+        connection_id: CONNECTION,
+        to: '+33612345678',
+        template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
+      });
+      await shop.advance('2s');
+      await shop.trigger('connection.disconnected', { 'data.connection.quality_rating': 'RED' });
+      const fault = await server.emulator.control.createFault({
+        method: 'POST',
+        path: '/v1/messages',
+        key_id: shop.keyId,
+        fault: { status: 503, code: 'internal_error' },
+      });
+      await expect(
+        shop.parley.messages.send({ type: 'text', connection_id: CONNECTION, to: '+33612345678', text: 'x' }),
+      ).rejects.toMatchObject({ code: 'internal_error' });
+      await shop.advance('5s');
+      const file = join(dir, 'shop.yaml');
+      const recorded = await runCli(
+        ['scenario', 'record', '--app', shop.applicationId, '--out', file, '--json'],
+        env,
+      );
+      expect(recorded.stderr).toBe('');
+      expect(recorded.code).toBe(0);
+      expect(JSON.parse(recorded.stdout)).toEqual({
+        file,
+        application_id: shop.applicationId,
+        workspace_id: shop.workspaceId,
+        steps: 5,
+        not_recorded: 1,
+      });
+      const text = readFileSync(file, 'utf8');
+      expect(text.split('\n').filter((line) => line.startsWith('#'))).toEqual([
+        '# Seen in the emulator and not recorded (the scenario language cannot replay it faithfully):',
+        `# - fault ${fault.id} (POST /v1/messages, key ${shop.keyId}: 503 internal_error, times 1, 0 left) answered POST /v1/messages at 2026-11-02T09:00:02.000Z (+2s): the emulator keeps no body of a call a fault answered, so the replay cannot make that call again, and a fault step would answer another call`,
+      ]);
+      expect(parse(text).steps).toEqual([
+        {
+          send: {
+            name: 'message_1',
+            body: {
+              type: 'template',
+              to: '+33612345678',
+              template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
+            },
+          },
+        },
+        { advance: '2s' },
+        {
+          trigger: {
+            type: 'connection.disconnected',
+            overrides: {
+              'data.connection.name': 'Parley Sandbox (disconnected)',
+              'data.connection.phone_number': '+15550100002',
+              'data.connection.quality_rating': 'RED',
+            },
+          },
+        },
+        { advance: '5s' },
+        { expect_status: { message: 'message_1', status: 'delivered' } },
+      ]);
+      const ran = await runCli(['scenario', 'run', file], {});
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      rmSync(file);
+    } finally {
+      await shop.dispose();
+    }
+  });
+
   it('keeps an existing file (exit 2) unless --force, which replaces it', async () => {
     const file = join(dir, 'kept.yaml');
     writeFileSync(file, 'mine\n');

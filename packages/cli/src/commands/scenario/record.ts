@@ -26,6 +26,8 @@ export interface ScenarioRecordResult {
   application_id: string;
   workspace_id: string;
   steps: number;
+  /** What the emulator held and the file could not replay, each named in a comment at its top (absent when none). */
+  not_recorded?: number;
 }
 
 /** What `parley scenario record` says when the optional peer `@parley/emulator` is not installed. */
@@ -94,11 +96,13 @@ export async function recordScenarioFile(
     recordScenario(control, { applicationId: application.id, name: `recorded: ${application.name}` }),
   );
   await writeDurably(options.out, text, options.force === true);
+  const notRecorded = (text.match(/^# - /gm) ?? []).length;
   return {
     file: options.out,
     application_id: application.id,
     workspace_id: application.workspace_id,
     steps: (text.match(/^ {2}- /gm) ?? []).length,
+    ...(notRecorded === 0 ? {} : { not_recorded: notRecorded }),
   };
 }
 
@@ -157,5 +161,9 @@ async function syncDirectory(directory: string): Promise<void> {
 export default defineCommand({
   run: recordScenarioFile,
   render: (result) =>
-    `Recorded application ${result.application_id} as ${result.steps} step(s) to ${terminalSafe(result.file)}: replay it with parley scenario run ${terminalSafe(result.file)}`,
+    `Recorded application ${result.application_id} as ${result.steps} step(s) to ${terminalSafe(result.file)}: replay it with parley scenario run ${terminalSafe(result.file)}${
+      result.not_recorded === undefined
+        ? ''
+        : `\n${result.not_recorded} thing(s) seen and not recorded (a fault's calls, chaos, an endpoint test…) are named in comments at the top of the file`
+    }`,
 });
