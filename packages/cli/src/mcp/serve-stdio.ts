@@ -52,6 +52,7 @@ export async function serveStdio(
     settle = resolve;
   });
   let stopping = false;
+  let drainTimer: NodeJS.Timeout | undefined;
   // Synchronous from the answers to the close: a handler that settles in between would be
   // answered twice.
   const cancelAndClose = (message: string, end: StdioEnd) => {
@@ -76,28 +77,32 @@ export async function serveStdio(
   };
   const drain = () => {
     if (stopping) return;
-    const timer = setTimeout(() => cancelAndClose(drainTimeoutMessage(drainMs), 'drained'), drainMs);
-    // The answer of the last call is sent a few promise steps after its handler settles.
-    void calls.idle().then(() =>
-      setImmediate(() => {
-        clearTimeout(timer);
-        closeDrained();
-      }),
-    );
+    drainTimer = setTimeout(() => cancelAndClose(drainTimeoutMessage(drainMs), 'drained'), drainMs);
+    // Checked once the promise steps queued so far have run: the requests of stdin's last chunk
+    // reach their handlers in promise steps that may follow 'end', and the answer of a call is
+    // sent a few promise steps after its handler settles.
+    const closeWhenIdle = () => {
+      void calls.idle().then(() =>
+        setImmediate(() => {
+          if (calls.size > 0) return closeWhenIdle();
+          closeDrained();
+        }),
+      );
+    };
+    closeWhenIdle();
   };
   const interrupt = () => cancelAndClose(INTERRUPTED_MESSAGE, 'interrupted');
-  // The requests of the last chunk reach their handlers in promise steps after 'end' is emitted.
-  const onEnd = () => setImmediate(drain);
   transport.onclose = () => settle('closed');
   if (signal.aborted) return 'interrupted';
   signal.addEventListener('abort', interrupt, { once: true });
-  stdin.once('end', onEnd);
+  stdin.once('end', drain);
   try {
     await server.connect(transport);
     return await ended;
   } finally {
+    clearTimeout(drainTimer);
     signal.removeEventListener('abort', interrupt);
-    stdin.off('end', onEnd);
+    stdin.off('end', drain);
     await flushed(stdout);
   }
 }
