@@ -38,7 +38,7 @@ export async function unrecordedNotes(control: EmulatorControl, input: Unrecorde
   const oldest = activity[0];
   if (oldest === undefined ? input.replaysAnything : Date.parse(oldest.at) > start) {
     notes.push(
-      `the emulator's activity feed (its last 1,000 items) holds this application's history from ${oldest?.at ?? 'no item'} on: faults, triggered events and clock advances before that are not known, and an event a sandbox call made before it is not a trigger step`,
+      `the emulator's activity feed (its last 1,000 items) holds ${oldest === undefined ? "none of this application's history" : `this application's history from ${oldest.at} on`}: faults, triggered events and clock advances before that are not known, and an event a sandbox call made before it is not a trigger step`,
     );
   }
   const answered = new Map<string, RequestActivity[]>();
@@ -83,6 +83,10 @@ export async function unrecordedNotes(control: EmulatorControl, input: Unrecorde
       `chaos on endpoint ${endpoint.id} (seed ${seed}; now ${settings.join(', ') || 'no kind'}; applied ${counts.join(', ') || 'none'}): when it was set is not kept, so the replay's deliveries have no chaos`,
     );
   }
+  const why = (type: string) =>
+    type === 'webhook.test'
+      ? 'an endpoint test (POST /_emulator/endpoints/{id}/test) goes to one endpoint; no step makes it'
+      : 'no recorded step makes it again';
   for (const event of input.events) {
     if (input.replayed.has(event.id)) continue;
     const message = (event.data as { message?: { id?: unknown } } | undefined)?.message;
@@ -93,11 +97,16 @@ export async function unrecordedNotes(control: EmulatorControl, input: Unrecorde
     )
       continue;
     notes.push(
-      `event ${event.type} ${event.id} at ${event.created_at} (${offset(event.created_at)}): ${
-        event.type === 'webhook.test'
-          ? 'an endpoint test (POST /_emulator/endpoints/{id}/test) goes to one endpoint; no step makes it'
-          : 'no recorded step makes it again'
-      }`,
+      `event ${event.type} ${event.id} at ${event.created_at} (${offset(event.created_at)}): ${why(event.type)}`,
+    );
+  }
+  // An endpoint test's event is the endpoint's alone: only its delivery names it.
+  const known = new Set(input.events.map((event) => event.id));
+  for (const delivery of input.bundle.deliveries) {
+    if (delivery.application_id !== input.applicationId || known.has(delivery.event_id)) continue;
+    known.add(delivery.event_id);
+    notes.push(
+      `event ${delivery.event_type} ${delivery.event_id} delivered to endpoint ${delivery.endpoint_id} at ${delivery.created_at} (${offset(delivery.created_at)}): ${why(delivery.event_type)}`,
     );
   }
   // From outside (paths, codes): one line each, no control character.

@@ -353,3 +353,43 @@ it('record → run: triggered sandbox events are trigger steps, clock advances a
   }
   await sandbox.dispose();
 });
+
+it('record: an endpoint test, a fault that answered nothing yet and a history the activity feed no longer holds are named in comments', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z' });
+  const receiver = await sandbox.receiver();
+  const sent = await sandbox.parley.messages.send({
+    type: 'text',
+    connection_id: ACTIVE,
+    to: '+33612345678',
+    text: 'Hi',
+  });
+  await sandbox.advance('1s');
+  const { event_id } = await emulator.control.testEndpoint(receiver.endpointId);
+  const armed = await emulator.control.createFault({
+    method: 'GET',
+    path: '/v1/status',
+    key_id: sandbox.keyId,
+    times: 2,
+    fault: { hang: true },
+  });
+  // 1,100 items push the send's own out of the feed (it keeps the last 1,000): calls without a
+  // key, which no rate limit counts.
+  for (let i = 0; i < 1_100; i++) {
+    const answer = await emulator.fetch(new Request(`http://127.0.0.1:4010/v1/messages/${sent.id}`));
+    expect(answer.status).toBe(401);
+    await answer.body?.cancel();
+  }
+  await sandbox.advance('1s');
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  const feed = await emulator.control.export({ workspaceId: sandbox.workspaceId });
+  expect(text.split('\n').filter((line) => line.startsWith('#'))).toEqual([
+    '# Seen in the emulator and not recorded (the scenario language cannot replay it faithfully):',
+    `# - the emulator's activity feed (its last 1,000 items) holds this application's history from ${feed.activity.items[0]!.at} on: faults, triggered events and clock advances before that are not known, and an event a sandbox call made before it is not a trigger step`,
+    `# - fault ${armed.id} (GET /v1/status, key ${sandbox.keyId}: no answer (hang), times 2, 2 left) answered no call of this application: when it was set is not kept (its created_at is the emulator's own time)`,
+    `# - event webhook.test ${event_id} delivered to endpoint ${receiver.endpointId} at 2026-11-02T09:00:01.000Z (+1s): an endpoint test (POST /_emulator/endpoints/{id}/test) goes to one endpoint; no step makes it`,
+  ]);
+  // Every item of the send's second (its request, its acceptance) is gone from the feed.
+  expect(feed.activity.items.every((item) => item.at > '2026-11-02T09:00:00.000Z')).toBe(true);
+  await emulator.control.deleteFault(armed.id);
+  await sandbox.dispose();
+});
