@@ -393,3 +393,45 @@ it('record: an endpoint test, a fault that answered nothing yet and a history th
   await emulator.control.deleteFault(armed.id);
   await sandbox.dispose();
 });
+
+it('record: a send and a triggered event replay at their millisecond, in the order they happened', async () => {
+  const sandbox = await createSandbox(emulator, { now: '2026-11-02T09:00:00Z' });
+  await sandbox.parley.messages.send({ type: 'text', connection_id: ACTIVE, to: '+33612345678', text: 'A' });
+  await sandbox.advance('1500ms');
+  await sandbox.parley.messages.send({ type: 'text', connection_id: ACTIVE, to: '+33612345678', text: 'B' });
+  await sandbox.trigger('connection.connected');
+  await sandbox.advance('2s');
+  const original = await emulator.control.export({ workspaceId: sandbox.workspaceId });
+
+  const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
+  const scenario = parseScenario(text, 'recorded.yaml');
+  expect(
+    scenario.steps.map((step) =>
+      step.kind === 'advance'
+        ? `advance ${step.text}`
+        : step.kind === 'send'
+          ? `send ${step.body.type === 'text' ? step.body.text : ''}`
+          : step.kind === 'trigger'
+            ? `trigger ${step.type}`
+            : step.kind,
+    ),
+  ).toEqual([
+    'send A',
+    'advance 1s500ms',
+    'send B',
+    'trigger connection.connected',
+    'advance 2s',
+    'expect_status',
+    'expect_status',
+  ]);
+  const fresh = createEmulator({ clock: 'frozen' });
+  try {
+    const replay = exportingBeforeReset(fresh);
+    const report = await runScenario(scenario, { emulator: replay.emulator, throwOnFailure: false });
+    expect(report.failures).toEqual([]);
+    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
+  } finally {
+    await fresh.close();
+  }
+  await sandbox.dispose();
+});

@@ -21,7 +21,7 @@ const RECORDED_ENDPOINT = 'app';
  * Something that happened at a time: an outbound send, a customer's message, an event made by
  * `POST /v1/sandbox/events`, or the clock moved by an advance.
  */
-type Happening = { at: number; order: number } & (
+type Happening = { at: number; order: number; seq?: number } & (
   | { kind: 'send'; message: Message }
   | { kind: 'customer'; event: WebhookEvent }
   | { kind: 'trigger'; event: WebhookEvent; overrides: Record<string, unknown> }
@@ -53,9 +53,11 @@ export async function recordScenario(
   // activity says which events a sandbox call made, which calls a fault answered, when the clock moved.
   const bundle = await control.export({ workspaceId: application.workspace_id });
   const variables = new Map<string, string[]>();
+  const accepted = new Map<string, number>();
   for (const record of bundle.messages) {
-    if (record.application_id === applicationId && record.variables !== undefined)
-      variables.set(record.message.id, record.variables);
+    if (record.application_id !== applicationId) continue;
+    accepted.set(record.message.id, record.accepted_at);
+    if (record.variables !== undefined) variables.set(record.message.id, record.variables);
   }
   const activity = bundle.activity.items.filter(
     (item) =>
@@ -63,6 +65,21 @@ export async function recordScenario(
       (item.kind === 'clock' && item.workspace_id === application.workspace_id),
   );
   const triggeredIds = triggeredEventIds(activity, applicationId);
+  // A send's time to the millisecond (`created_at` has whole seconds) is its record's; an event's,
+  // its item in the feed. Where the feed still holds it, an item's place orders what happened at
+  // one time (a send's: its acceptance, the first item of it at that time).
+  const placed = new Map<string, { at: number; seq: number }>();
+  for (const item of activity) {
+    const at = Date.parse(item.at);
+    const key =
+      item.kind === 'message' && accepted.get(item.message.id) === at
+        ? `m${item.message.id}`
+        : item.kind === 'event'
+          ? `e${item.event.id}`
+          : '';
+    if (key !== '' && !placed.has(key)) placed.set(key, { at, seq: item.seq });
+  }
+  const when = (key: string, at: number) => placed.get(key) ?? { at, seq: undefined };
   // Lists come newest first: reversed, a stable sort keeps the order within one second.
   const events = (await listAll((page) => control.listEvents({ applicationId, ...page })))
     .reverse()
@@ -85,20 +102,35 @@ export async function recordScenario(
     const overrides = SANDBOX_EVENT_TYPES.includes(type) ? overridesOf(type, event) : undefined;
     return overrides === undefined
       ? []
-      : [{ kind: 'trigger' as const, event, overrides, at: Date.parse(event.created_at), order: index }];
+      : [
+          {
+            kind: 'trigger' as const,
+            event,
+            overrides,
+            ...when(`e${event.id}`, Date.parse(event.created_at)),
+            order: index,
+          },
+        ];
   });
   const now = Date.parse((await control.getWorkspaceClock(application.workspace_id)).now);
   const acted: Happening[] = [
     ...messages.map((message, index) => ({
       kind: 'send' as const,
       message,
-      at: Date.parse(message.created_at),
+      ...when(`m${message.id}`, accepted.get(message.id) ?? Date.parse(message.created_at)),
       order: -index,
     })),
     // Events in their order (a customer's and a triggered one within one second).
     ...events.flatMap((event, index) =>
       receivedIds.has(event.id)
-        ? [{ kind: 'customer' as const, event, at: Date.parse(event.created_at), order: index }]
+        ? [
+            {
+              kind: 'customer' as const,
+              event,
+              ...when(`e${event.id}`, Date.parse(event.created_at)),
+              order: index,
+            },
+          ]
         : [],
     ),
     ...triggered,
@@ -107,11 +139,15 @@ export async function recordScenario(
   // Each advance the clock made from the start on is kept: a step of its own, as it was moved.
   const advances = activity.flatMap((item) =>
     item.kind === 'clock' && Date.parse(item.now) > start && Date.parse(item.now) <= now
-      ? [{ kind: 'clock' as const, at: Date.parse(item.now), order: 0 }]
+      ? [{ kind: 'clock' as const, at: Date.parse(item.now), order: 0, seq: item.seq }]
       : [],
   );
   const happenings = [...acted, ...advances].sort(
-    (a, b) => a.at - b.at || rank(a) - rank(b) || (a.kind === b.kind ? a.order - b.order : 0),
+    (a, b) =>
+      a.at - b.at ||
+      (a.seq !== undefined && b.seq !== undefined
+        ? a.seq - b.seq
+        : rank(a) - rank(b) || (a.kind === b.kind ? a.order - b.order : 0)),
   );
   const steps: Record<string, unknown>[] = [];
   let cursor = start;
@@ -177,8 +213,8 @@ export async function recordScenario(
   return document.toString();
 }
 
-// Within one second: a customer's message or a triggered event before a send (as before), and a
-// clock advance before what happened at the time it reached.
+// At one time, when the feed no longer says which came first: a customer's message or a triggered
+// event before a send, and a clock advance before what happened at the time it reached.
 function rank(happening: Happening): number {
   return happening.kind === 'clock' ? 0 : happening.kind === 'send' ? 2 : 1;
 }
