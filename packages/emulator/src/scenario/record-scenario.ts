@@ -21,7 +21,7 @@ const RECORDED_ENDPOINT = 'app';
  * Something that happened at a time: an outbound send, a customer's message, an event made by
  * `POST /v1/sandbox/events`, or the clock moved by an advance.
  */
-type Happening = { at: number; order: number; seq?: number } & (
+type Happening = { at: number; order: number; seq?: number | undefined } & (
   | { kind: 'send'; message: Message }
   | { kind: 'customer'; event: WebhookEvent }
   | { kind: 'trigger'; event: WebhookEvent; overrides: Record<string, unknown> }
