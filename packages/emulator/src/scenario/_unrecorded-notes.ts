@@ -74,6 +74,20 @@ export async function unrecordedNotes(control: EmulatorControl, input: Unrecorde
       `fault ${id} (deleted since) answered ${calls.length} call(s), the first ${calls[0]!.method} ${calls[0]!.path} at ${calls[0]!.at} (${offset(calls[0]!.at)}): not replayed`,
     );
   }
+  // A refused change leaves nothing behind to record, yet the application made it.
+  const refused = new Map<string, RequestActivity[]>();
+  for (const item of activity) {
+    if (item.kind !== 'request' || item.method === 'GET' || item.status < 400 || item.fault !== undefined)
+      continue;
+    const key = `${item.method} ${item.path} ${item.status}`;
+    refused.set(key, [...(refused.get(key) ?? []), item]);
+  }
+  for (const [key, calls] of refused) {
+    const [method, path, status] = key.split(' ');
+    notes.push(
+      `${calls.length} call(s) ${method} ${path} refused with ${status}, the first at ${calls[0]!.at} (${offset(calls[0]!.at)}): a refused call changed nothing; not replayed`,
+    );
+  }
   for (const endpoint of input.bundle.endpoints) {
     if (endpoint.application_id !== input.applicationId || !endpoint.chaos) continue;
     const { seed, kinds, applied } = endpoint.chaos;

@@ -379,6 +379,14 @@ it('record: an endpoint test, a fault that answered nothing yet and a history th
     expect(answer.status).toBe(401);
     await answer.body?.cancel();
   }
+  await expect(
+    sandbox.parley.messages.send({
+      type: 'template',
+      connection_id: ACTIVE,
+      to: '+33612345678',
+      template: { name: 'no_such_template', language: 'en' },
+    }),
+  ).rejects.toMatchObject({ code: 'validation_error', status: 400 });
   await sandbox.advance('1s');
   const text = await recordScenario(emulator.control, { applicationId: sandbox.applicationId });
   const feed = await emulator.control.export({ workspaceId: sandbox.workspaceId });
@@ -386,6 +394,7 @@ it('record: an endpoint test, a fault that answered nothing yet and a history th
     '# Seen in the emulator and not recorded (the scenario language cannot replay it faithfully):',
     `# - the emulator's activity feed (its last 1,000 items) holds this application's history from ${feed.activity.items[0]!.at} on: faults, triggered events and clock advances before that are not known, and an event a sandbox call made before it is not a trigger step`,
     `# - fault ${armed.id} (GET /v1/status, key ${sandbox.keyId}: no answer (hang), times 2, 2 left) answered no call of this application: when it was set is not kept (its created_at is the emulator's own time)`,
+    '# - 1 call(s) POST /v1/messages refused with 400, the first at 2026-11-02T09:00:01.000Z (+1s): a refused call changed nothing; not replayed',
     `# - event webhook.test ${event_id} delivered to endpoint ${receiver.endpointId} at 2026-11-02T09:00:01.000Z (+1s): an endpoint test (POST /_emulator/endpoints/{id}/test) goes to one endpoint; no step makes it`,
   ]);
   // Every item of the send's second (its request, its acceptance) is gone from the feed.
