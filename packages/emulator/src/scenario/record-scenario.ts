@@ -135,7 +135,9 @@ export async function recordScenario(
     ),
     ...triggered,
   ];
-  const start = acted.length === 0 ? now : Math.min(...acted.map((happening) => happening.at));
+  // A reduce, not Math.min(...): a history of many sends would overflow the call's arguments.
+  const start =
+    acted.length === 0 ? now : acted.reduce((earliest, each) => Math.min(earliest, each.at), Infinity);
   // Each advance the clock made from the start on is kept: a step of its own, as it was moved.
   const advances = activity.flatMap((item) =>
     item.kind === 'clock' && Date.parse(item.now) > start && Date.parse(item.now) <= now
