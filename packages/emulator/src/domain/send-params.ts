@@ -96,12 +96,19 @@ export function checkTemplate<Available extends { name: string; language: string
   template: { name: string; language: string; variables?: readonly string[] | undefined },
   available: readonly Available[],
 ): Available {
-  const named = available.filter((candidate) => candidate.name === template.name);
-  if (named.length === 0) {
-    invalid('template.name', 'not_found', `This connection has no template named ${template.name}.`);
+  // One pass, no array made: every send runs this (issue 23); the lists are built only to refuse.
+  let match: Available | undefined;
+  for (const candidate of available) {
+    if (candidate.name === template.name && candidate.language === template.language) {
+      match = candidate;
+      break;
+    }
   }
-  const match = named.find((candidate) => candidate.language === template.language);
   if (!match) {
+    const named = available.filter((candidate) => candidate.name === template.name);
+    if (named.length === 0) {
+      invalid('template.name', 'not_found', `This connection has no template named ${template.name}.`);
+    }
     const languages = named.map((candidate) => candidate.language).join(', ');
     invalid(
       'template.language',
