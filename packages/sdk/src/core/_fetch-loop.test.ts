@@ -174,3 +174,26 @@ describe('fetchWithRetries', () => {
     expect(sent[0]!.signal.aborted).toBe(true);
   });
 });
+
+describe('waits past what a timer holds', () => {
+  // A timer over 2^31 - 1 ms fires after 1 ms: an attempt would time out at once, a retry not wait.
+  it('a timeout over 2^31 - 1 ms waits for the answer instead of timing out at once', async () => {
+    const late = () => new Promise<Response>((resolve) => setTimeout(() => resolve(new Response('{}')), 30));
+    const { settings } = loop(late, { timeout: 3_000_000_000 });
+    expect((await fetchWithRetries(url, init, settings)).status).toBe(200);
+  });
+
+  it('a retry wait over 2^31 - 1 ms still waits', async () => {
+    const controller = new AbortController();
+    const { settings, sent } = loop(async () => new Response('', { status: 500 }), {
+      limit: 1,
+      retryDelay: () => 3_000_000_000,
+      signal: controller.signal,
+    });
+    const failing = fetchWithRetries(url, init, settings).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(sent).toHaveLength(1);
+    controller.abort();
+    expect(await failing).toBeInstanceOf(APIUserAbortError);
+  });
+});

@@ -45,6 +45,10 @@ export interface FetchLoopOptions {
 const NETWORK_MESSAGE =
   /^(Failed to fetch|fetch failed|terminated|network error|Network request failed|NetworkError when attempting|The Internet connection appears to be offline|Load failed| A network error|Network connection lost|error sending request for url)/;
 
+// The longest a timer waits: past it, setTimeout fires after 1 ms, so a longer timeout or wait
+// would end at once. 2^31 - 1 ms is 24.8 days, in effect no bound.
+const MAX_TIMER = 2_147_483_647;
+
 /**
  * Sends `init` to `url` until it gets a 2xx, which it resolves to with its body unread: each
  * attempt is a new Request (its body is a string, and a timed-out attempt's signal stays aborted)
@@ -56,11 +60,14 @@ export async function fetchWithRetries(
   init: RequestInit,
   { fetch, timeout, limit, retryDelay, beforeRetry, signal }: FetchLoopOptions,
 ): Promise<Response> {
+  const attemptTimeout = Math.min(timeout, MAX_TIMER);
   for (let retries = 0; ; retries++) {
     const controller = new AbortController();
     const request = new Request(url, {
       ...init,
-      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+      // Without AbortSignal.any (Safari before 17.4) a timeout still ends the attempt, only
+      // without cancelling its fetch.
+      signal: signal ? (AbortSignal.any?.([signal, controller.signal]) ?? signal) : controller.signal,
     });
     // Bounded in time like the fetch: a stalled error body must not hold the call or its retry.
     const bounded = <Value>(work: Promise<Value>, timedOut: () => Value | Promise<Value>) =>
@@ -68,7 +75,7 @@ export async function fetchWithRetries(
         const timer = setTimeout(() => {
           controller.abort();
           resolve(timedOut());
-        }, timeout);
+        }, attemptTimeout);
         work.then(resolve, reject).finally(() => clearTimeout(timer));
       });
     let error: AttemptError;
@@ -99,7 +106,7 @@ export async function fetchWithRetries(
       error.retries = retries;
       throw error;
     }
-    await abortableSleep(delay, signal);
+    await abortableSleep(Math.min(delay, MAX_TIMER), signal);
     beforeRetry(error);
   }
 }
