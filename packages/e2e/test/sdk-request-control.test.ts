@@ -78,7 +78,7 @@ async function spendTemplatesWindow(parley: Parley): Promise<void> {
   for (let call = 0; call < 10; call++) await parley.connections.listTemplates(SANDBOX_ACTIVE_CONNECTION_ID);
 }
 
-/** Resolves once ky's retry wait is pending (fake timers); only real event-loop turns pass. */
+/** Resolves once the SDK's retry wait is pending (fake timers); only real event-loop turns pass. */
 async function untilRetryWaits(): Promise<void> {
   while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
 }
@@ -210,7 +210,7 @@ describe('observability against the emulator', () => {
     const { parley } = bridged();
     await spendTemplatesWindow(parley);
     const debug = parley.withOptions({ logLevel: 'debug', logger });
-    // Date too: the wait logged is the one measured, and ky's 5 s pass on the fake clock.
+    // Date too: the wait logged is the one measured, and the SDK's 5 s wait passes on the fake clock.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const call = debug.connections.listTemplates(SANDBOX_ACTIVE_CONNECTION_ID).withResponse();
     await untilRetryWaits();

@@ -1,7 +1,7 @@
 // Browser bundle sizes as an app gets them: `@parley/sdk` imported by name from a folder outside
 // the package (resolved through its package.json `exports`, browser conditions), bundled by
 // esbuild for target es2022, minified, gzip level 9. A size does not depend on the machine, so
-// each row's ratio is its size in KB (baseline: 1024 bytes). ky alone, the webhooks entry and
+// each row's ratio is its size in KB (baseline: 1024 bytes). The webhooks entry and
 // standardwebhooks are references. Needs the built dist.
 //
 // The OpenTelemetry code is a dynamic import reached only through the `tracer`/`meter` options:
@@ -34,7 +34,7 @@ async function gzippedSizes(entryCode, appDir, splitting = false) {
     format: 'esm',
     write: false,
     logLevel: 'silent',
-    // The references (ky, standardwebhooks) are not the app's dependencies: found in the SDK's.
+    // The reference standardwebhooks is not the app's dependency: found in the SDK's.
     nodePaths: [join(packageDir, 'node_modules')],
   });
   const files = [...result.outputFiles].sort(
@@ -60,7 +60,6 @@ export async function bundleRows() {
         "export { verifyWebhook } from '@parley/sdk/webhooks';",
         null,
       ],
-      ['ky alone', "export { default } from 'ky';", null],
       ['standardwebhooks', "export * from 'standardwebhooks';", null],
     ];
     const rows = [];

@@ -22,7 +22,6 @@ export function importRows() {
     ['@parley/sdk/webhooks (ESM)', ['--input-type=module', '-e', "import '@parley/sdk/webhooks'"], 1.3],
     ['@parley/sdk/webhooks (CJS)', ['-e', "require('@parley/sdk/webhooks')"], null],
     ['@parley/sdk (ESM)', ['--input-type=module', '-e', "import '@parley/sdk'"], null],
-    ['ky alone', ['--input-type=module', '-e', "import 'ky'"], null],
   ];
   const baselineTimes = [];
   const times = subjects.map(() => []);

@@ -1,7 +1,7 @@
-import type { Options, RetryOptions } from 'ky';
 import { errorCodeOf } from '../errors/_error-from-response';
 import type { AttemptTelemetry, CallTelemetry } from './_call-telemetry';
 import type { ClientSettings } from './_client-settings';
+import type { AttemptError, FetchLoopOptions } from './_fetch-loop';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { readRateLimit } from './rate-limit';
 import type { RequestEvent, RetryEvent } from './request-hooks';
@@ -13,14 +13,13 @@ interface Attempt {
   telemetry?: AttemptTelemetry | undefined;
 }
 
-/** The ky options that let one call be watched, and `end` to close it. */
-export interface CallObserver {
-  /**
-   * `fetch`: the client's, reporting the start of each attempt (`onRequest`) and the end of a
-   * 2xx one; `retry`: the policy, noting when ky decides on a failure; `hooks.beforeRetry`: ends
-   * a retried attempt with the wait ky sat out.
-   */
-  options: Pick<Options, 'fetch' | 'retry' | 'hooks'>;
+/**
+ * The fetch-loop options that let one call be watched, and `end` to close it. `fetch`: the
+ * client's, reporting the start of each attempt (`onRequest`) and the end of a 2xx one;
+ * `retryDelay`: the policy, noting when the loop decides on a failure; `beforeRetry`: ends a
+ * retried attempt with the wait the loop sat out.
+ */
+export interface CallObserver extends Pick<FetchLoopOptions, 'fetch' | 'retryDelay' | 'beforeRetry'> {
   /** Ends the call: closes the attempt still open (or writes why the call stopped), returns the last attempt. */
   end(error?: unknown): RequestEvent | undefined;
   /** Spans and metrics of the call, when it has a tracer or a meter; set before the first attempt. */
@@ -30,10 +29,10 @@ export interface CallObserver {
 /**
  * Watches one call: a line and `onResponse` per attempt (at debug for one that is retried, at
  * info for the last, which is the call's line), `onRetry` with the reason and wait of a retry,
- * both when ky starts the retry. The waits stay the retry policy's and ky's.
+ * both when the loop starts the retry. The waits stay the retry policy's.
  * Lines and hooks carry method, path, status, ids, timing and rate limit: never the key or a body.
  */
-export function observeCall(settings: ClientSettings, policy: RetryOptions): CallObserver {
+export function observeCall(settings: ClientSettings, policy: FetchLoopOptions['retryDelay']): CallObserver {
   let attempts = 0;
   let failed = 0;
   let current: Attempt | undefined;
@@ -81,33 +80,26 @@ export function observeCall(settings: ClientSettings, policy: RetryOptions): Cal
   };
 
   const observer: CallObserver = {
-    options: {
-      async fetch(input, init) {
-        const attempt: Attempt = { request: input as Request, started: Date.now() };
-        attempts += 1;
-        current = attempt;
-        failed = 0;
-        // Before onRequest: the attempt's span sets the traceparent header it is sent with.
-        attempt.telemetry = observer.telemetry?.attempt(attempt.request, attempts, attempt.started);
-        notify('onRequest', eventOf(attempt));
-        const response = await (settings.fetch ?? globalThis.fetch)(attempt.request, init);
-        attempt.response = response;
-        // A 2xx is final; a failure ends when ky has decided whether to retry it.
-        if (response.ok) finish(attempt);
-        return response;
-      },
-      retry: {
-        ...policy,
-        shouldRetry(state) {
-          failed = Date.now();
-          return policy.shouldRetry!(state);
-        },
-      },
-      hooks: {
-        // ky calls this after the wait, before the next attempt: the wait is the one ky really took.
-        beforeRetry: [({ error }) => finish(current, error, Date.now() - failed, failed)],
-      },
+    async fetch(request) {
+      const attempt: Attempt = { request, started: Date.now() };
+      attempts += 1;
+      current = attempt;
+      failed = 0;
+      // Before onRequest: the attempt's span sets the traceparent header it is sent with.
+      attempt.telemetry = observer.telemetry?.attempt(request, attempts, attempt.started);
+      notify('onRequest', eventOf(attempt));
+      const response = await (settings.fetch ?? globalThis.fetch)(request);
+      attempt.response = response;
+      // A 2xx is final; a failure ends when the loop has decided whether to retry it.
+      if (response.ok) finish(attempt);
+      return response;
     },
+    retryDelay(error, retry) {
+      failed = Date.now();
+      return policy(error, retry);
+    },
+    // The loop calls this after the wait, before the next attempt: the wait is the one it really took.
+    beforeRetry: (error: AttemptError) => finish(current, error, Date.now() - failed, failed),
     end(error) {
       // Also the attempt whose retry was waiting when the signal fired: it ended when it failed.
       finish(current, error, undefined, failed || Date.now());
@@ -118,7 +110,7 @@ export function observeCall(settings: ClientSettings, policy: RetryOptions): Cal
   return observer;
 }
 
-/** The API's error code, else the error's name (ky's NetworkError is our ConnectionError). */
+/** The API's error code, else the error's name (the loop's NetworkError is our ConnectionError). */
 function reasonOf(error: unknown): string {
   const { code, data, name } = error as { code?: unknown; data?: unknown; name?: unknown };
   if (typeof code === 'string') return code;

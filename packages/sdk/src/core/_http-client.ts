@@ -1,17 +1,10 @@
-import ky, {
-  type Hooks,
-  isHTTPError,
-  isNetworkError,
-  isTimeoutError,
-  type KyInstance,
-  type Options,
-} from 'ky';
 import { errorFromResponse } from '../errors/_error-from-response';
 import { ConnectionError, TimeoutError } from '../errors/connection-error';
 import { SDK_VERSION } from '../version';
 import { abortable, throwIfAborted } from './_abortable';
 import { observeCall } from './_call-observer';
 import type { ClientSettings } from './_client-settings';
+import { AttemptError, fetchWithRetries } from './_fetch-loop';
 import { applyHeaders } from './_headers';
 import { readJsonAnswer } from './_read-json-answer';
 import { retryPolicy } from './_retry-policy';
@@ -20,16 +13,20 @@ import { resolveLimits } from './client-options';
 import type { RequestHeaders, RequestOptions } from './request-options';
 
 /**
- * What a resource puts on the wire, in ky's words: `method` (GET when absent), `searchParams`,
- * `json`, and `headers` of its own (a send's Idempotency-Key), under the caller's.
+ * What a resource puts on the wire: `method` (GET when absent), `searchParams` (those undefined
+ * left out), a `json` body, and `headers` of its own (a send's Idempotency-Key), under the caller's.
  */
-export type HttpRequest = Pick<Options, 'method' | 'searchParams' | 'json'> & { headers?: RequestHeaders };
+export interface HttpRequest {
+  method?: 'get' | 'post';
+  searchParams?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  headers?: RequestHeaders;
+}
 
-/** The HTTP layer every resource calls through: ky with our headers, retries, errors and log. */
+/** The HTTP layer every resource calls through: the fetch loop with our headers, retries, errors and log. */
 export class HttpClient {
   readonly #settings: ClientSettings;
   readonly #headers: Headers;
-  readonly #ky: KyInstance;
 
   constructor(settings: ClientSettings) {
     this.#settings = settings;
@@ -41,7 +38,6 @@ export class HttpClient {
       }),
       settings.defaultHeaders,
     );
-    this.#ky = ky.create({ prefix: settings.baseUrl, hooks: { beforeError: [mapError] } });
   }
 
   /**
@@ -70,32 +66,37 @@ export class HttpClient {
       timeout: options.timeout ?? settings.timeout,
       maxRetries: options.maxRetries ?? settings.maxRetries,
     });
-    const call = observeCall(settings, retryPolicy(maxRetries, settings.maxRetryAfter));
+    const call = observeCall(settings, retryPolicy(settings.maxRetryAfter));
     try {
       const input = typeof path === 'function' ? path() : path;
+      const method = (request.method ?? 'get').toUpperCase();
       const tracer = options.tracer ?? settings.tracer;
       const meter = options.meter ?? settings.meter;
       // Imported only here: an app that neither traces nor meters never loads it.
       if (tracer || meter) {
         const { callTelemetry } = await import('./_call-telemetry');
-        call.telemetry = callTelemetry(
-          { tracer, meter },
-          (request.method ?? 'get').toUpperCase(),
-          settings.baseUrl,
-          input,
-        );
+        call.telemetry = callTelemetry({ tracer, meter }, method, settings.baseUrl, input);
+      }
+      // The base's path is kept: `status` under `http://host/v1/` is `/v1/status`, not `/status`.
+      const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/${input.replace(/^\/+/, '')}`);
+      for (const [name, value] of Object.entries(request.searchParams ?? {})) {
+        if (value !== undefined) url.searchParams.append(name, String(value));
+      }
+      const headers = applyHeaders(new Headers(this.#headers), request.headers, options.headers);
+      let body: string | null = null;
+      if (request.json !== undefined) {
+        body = JSON.stringify(request.json);
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
       // `abortable`: the caller is released the moment the signal fires, even from a fetch
       // that ignores it or a retry's wait.
       const { response, data } = await abortable(
         (async () => {
-          const response = await this.#ky(input, {
-            ...request,
-            headers: applyHeaders(new Headers(this.#headers), request.headers, options.headers),
-            ...call.options,
-            timeout,
-            signal: signal as AbortSignal,
-          });
+          const response = await fetchWithRetries(
+            url.href,
+            { method, headers, body },
+            { ...call, timeout, limit: maxRetries, signal },
+          );
           return { response, data: (await readJsonAnswer(response)) as Data };
         })(),
         signal,
@@ -104,25 +105,26 @@ export class HttpClient {
       return { data, requestId, rateLimit, response };
     } catch (error) {
       // An abort is already an APIUserAbortError: `abortable` settles first, in the abort event.
-      call.end(error);
-      throw error;
+      // Any other error than an attempt's (a custom fetch's bug) is the caller's to see as it is.
+      const mapped = error instanceof AttemptError ? mapError(error) : error;
+      call.end(mapped);
+      throw mapped;
     }
   }
 }
 
-const mapError: NonNullable<Hooks['beforeError']>[number] = ({ error, request, retryCount }) => {
-  const attempts = retryCount > 0 ? ` after ${retryCount + 1} attempts` : '';
+/** The SDK's error for the failure a call gave up on, naming the call and its attempts. */
+function mapError(error: AttemptError): Error {
+  const { request, response, retries, name } = error;
+  const attempts = retries > 0 ? ` after ${retries + 1} attempts` : '';
   const target = `${request.method} ${new URL(request.url).pathname}`;
-  // The request is finished: drop the key from it, since the wrapped ky error keeps it as
-  // `cause.request`, and logging an error (util.inspect) would print its headers.
+  // The request is finished: drop the key from it, since the mapped error keeps the failure (and
+  // its request) as `cause`, and logging an error (util.inspect) would print its headers.
   request.headers.delete('authorization');
-  (error as { request?: Request }).request?.headers.delete('authorization');
-  if (isHTTPError(error)) return errorFromResponse(error.response, error.data);
-  if (isTimeoutError(error)) return new TimeoutError(`${target} timed out${attempts}`, { cause: error });
-  if (isNetworkError(error)) {
-    return new ConnectionError(`${target} could not reach the API${attempts}: ${error.message}`, {
-      cause: error,
-    });
-  }
-  return error;
-};
+  if (response) return errorFromResponse(response, error.data);
+  return name === 'TimeoutError'
+    ? new TimeoutError(`${target} timed out${attempts}`, { cause: error })
+    : new ConnectionError(`${target} could not reach the API${attempts}: ${error.message}`, {
+        cause: error,
+      });
+}

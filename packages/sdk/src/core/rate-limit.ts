@@ -27,7 +27,7 @@ export function readRetryAfter(headers: Headers): number | undefined {
   const delay = seconds(headers, 'Retry-After');
   if (delay !== undefined) return delay * 1000;
   // All three HTTP-date forms (RFC 9110 5.6.7) open with the day name: Date.parse alone would
-  // read "1.5" or "-1" as a day of 2001, a wait of 0 where ky sees no Retry-After at all.
+  // read "1.5" or "-1" as a day of 2001, a wait of 0 where the header says nothing readable.
   // Stryker disable next-line StringLiteral: equivalent, any text without a day name reads as none
   const value = headers.get('Retry-After') ?? '';
   const date = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)/.test(value) ? Date.parse(value) : Number.NaN;

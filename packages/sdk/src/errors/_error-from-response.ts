@@ -24,7 +24,7 @@ const CLASS_BY_STATUS: Record<number, typeof APIError> = {
   429: RateLimitError,
 };
 
-/** The typed error for an error answer; `body` is the parsed JSON (or text) ky read. */
+/** The typed error for an error answer; `body` is its parsed JSON (undefined when it had none). */
 export function errorFromResponse(response: Response, body: unknown): APIError {
   const { status, headers } = response;
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;

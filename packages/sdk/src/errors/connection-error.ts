@@ -6,7 +6,7 @@ export class ConnectionError extends ParleyError {}
 /** True for a {@link ConnectionError} (including {@link TimeoutError}). */
 export const isConnectionError = brandError(ConnectionError, 'ConnectionError');
 
-/** An attempt took longer than the `timeout` option (after retries). `cause` holds ky's error. */
+/** An attempt took longer than the `timeout` option (after retries). `cause` holds the attempt's failure. */
 export class TimeoutError extends ConnectionError {}
 
 /** True for a {@link TimeoutError}. */

@@ -63,7 +63,7 @@ describe('messages.waitFor with a signal', () => {
 
   it('never retries an aborted call, also while a retry waits', async () => {
     server.on('GET', `/messages/${id}`, errorReply('internal_error'));
-    // ky's first back-off is 250–500 ms: the abort at 100 ms lands inside it. Time then runs
+    // The first back-off is 250–500 ms: the abort at 100 ms lands inside it. Time then runs
     // on for 10 s, in which a retry that ignored the abort would have shown up.
     const { outcome } = await withFakeTime(async () => {
       const error = await server
