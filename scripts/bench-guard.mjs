@@ -51,23 +51,18 @@ const sections = [
   ],
 ];
 
-// Rows still short of their goal (issue 23's note says why: ky alone is 8.7 KB of the 12; a verifier that
-// answers with a promise reaches 0.95 of the floor at best). The guard holds them at today's level, with
-// the same margin, so they cannot get worse unseen, and still prints how far from the goal they are.
-// Sizes are exact (a byte more is a byte more): their level is the bytes of 2026-11-26 ÷ 1024.
+// Rows still short of their goal (docs/testing.md says why: `verifyWebhook` answers with a promise, and
+// the floor itself awaited as one reaches 0.94 of the floor at 1 KB and 0.99 at 64 KB). The guard holds
+// them at today's level, with the same margin, so they cannot get worse unseen, and still prints how far
+// from the goal they are.
 const HELD = new Map([
-  ['verifyWebhook 1 KB ÷ floor', 0.8], // 0.77-0.83 over six loaded runs
-  ['verifyWebhook 64 KB ÷ floor', 0.95], // 0.91-0.97
-  ['@parley/sdk { Parley } KB min+gz', 14.38], // 14,724 B, with the tracing reached by a dynamic import
-  ['@parley/sdk whole KB min+gz', 19.97],
+  ['verifyWebhook 1 KB ÷ floor', 0.85], // 0.85-0.87 over four runs, after the in-place signature decoding
+  ['verifyWebhook 64 KB ÷ floor', 0.97], // 0.96-0.98
 ]);
-// Rows printed with their verdict but never failing the run: the emulator's two throughput rows read
-// 0.675 and 0.547 (limits 0.652 and 0.522) in a loaded run of the whole CI on this 2-core machine,
-// within noise of their limits; they gate again once they sit at their goals (docs/testing.md).
-const REPORTED = new Set([
-  'emulator GET /v1/status req/s ÷ bare h3 (50 connections)',
-  'emulator POST /v1/messages req/s ÷ bare h3 (50 connections)',
-]);
+// Rows printed with their verdict but never failing the run: `POST /v1/messages` read 0.57-0.59 in
+// the guard on this 2-core machine (goal 0.60, limit 0.522) and 0.512 in one loaded CI run before the
+// last changes; it gates again once it sits at its goal (docs/testing.md).
+const REPORTED = new Set(['emulator POST /v1/messages req/s ÷ bare h3 (50 connections)']);
 /** The ratio a row may reach before the guard refuses it: its goal's, or its held level's, with the margin. */
 function limitOf(row) {
   const level = HELD.get(row.name) ?? row.goal;

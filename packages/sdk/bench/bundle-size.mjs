@@ -43,7 +43,11 @@ async function gzippedSizes(entryCode, appDir, splitting = false) {
   return files.map((file) => gzipSync(file.contents, { level: 9 }).length);
 }
 
-/** The figures as rows: `{ Parley }` ≤ 12 KB and the whole SDK ≤ 16 KB, then the references. */
+/**
+ * The figures as rows, then the references. Issue 23 asked `{ Parley }` ≤ 12 KB and the whole SDK ≤
+ * 16 KB; without ky (8.7 KB of the 14.2 the client weighed with it) they are 6.58 and 12.13 KB, and
+ * the goals hold that: ≤ 7 and ≤ 13 KB, so a dependency or a feature that adds a kilobyte is seen.
+ */
 export async function bundleRows() {
   // An app's node_modules with the package linked in, as a workspace or `npm link` installs it.
   const appDir = mkdtempSync(join(tmpdir(), 'parley-bundle-'));
@@ -51,8 +55,8 @@ export async function bundleRows() {
     mkdirSync(join(appDir, 'node_modules', '@parley'), { recursive: true });
     symlinkSync(packageDir, join(appDir, 'node_modules', '@parley', 'sdk'), 'dir');
     const subjects = [
-      ['@parley/sdk { Parley }', "export { Parley } from '@parley/sdk';", 12],
-      ['@parley/sdk whole', "export * from '@parley/sdk';", 16],
+      ['@parley/sdk { Parley }', "export { Parley } from '@parley/sdk';", 7],
+      ['@parley/sdk whole', "export * from '@parley/sdk';", 13],
       ['@parley/sdk/webhooks whole', "export * from '@parley/sdk/webhooks';", null],
       // Tree-shaking: a verify-only receiver does not pay for createWebhookHandler.
       [
