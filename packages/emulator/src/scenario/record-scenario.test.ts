@@ -1,3 +1,15 @@
+/** Runs `scenario` on a fresh emulator (clock frozen), closed after; its report and the state its reset exported. */
+async function replayOnFreshEmulator(scenario: Scenario) {
+  const fresh = createEmulator({ clock: 'frozen' });
+  try {
+    const replay = exportingBeforeReset(fresh);
+    const report = await runScenario(scenario, { emulator: replay.emulator, throwOnFailure: false });
+    return { report, exported: replay.exported };
+  } finally {
+    await fresh.close();
+  }
+}
+
 import { afterAll, expect, it } from 'vitest';
 import type { StateBundle } from '../core/bundle-types';
 import { createEmulator, type Emulator } from '../create-emulator';
@@ -5,6 +17,7 @@ import { createSandbox } from '../sandbox/create-sandbox';
 import { parseScenario } from './parse-scenario';
 import { recordScenario } from './record-scenario';
 import { runScenario } from './run-scenario';
+import type { Scenario } from './scenario-types';
 
 const emulator = createEmulator({ clock: 'frozen' });
 afterAll(() => emulator.close());
@@ -259,20 +272,11 @@ it('record → run: a template send is recorded with its variables exactly as se
       '',
     ].join('\n'),
   );
-  const fresh = createEmulator({ clock: 'frozen' });
-  try {
-    const replay = exportingBeforeReset(fresh);
-    const report = await runScenario(parseScenario(text, 'recorded.yaml'), {
-      emulator: replay.emulator,
-      throwOnFailure: false,
-    });
-    expect(report.failures).toEqual([]);
-    expect(replay.exported).toHaveLength(1);
-    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
-    expect(replay.exported[0]!.messages.map((record) => record.variables)).toEqual([['Ana', 'A-1042']]);
-  } finally {
-    await fresh.close();
-  }
+  const replay = await replayOnFreshEmulator(parseScenario(text, 'recorded.yaml'));
+  expect(replay.report.failures).toEqual([]);
+  expect(replay.exported).toHaveLength(1);
+  expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
+  expect(replay.exported[0]!.messages.map((record) => record.variables)).toEqual([['Ana', 'A-1042']]);
   await sandbox.dispose();
 });
 
@@ -342,15 +346,9 @@ it('record → run: triggered sandbox events are trigger steps, clock advances a
     'expect_delivery message.status_updated message_1 [["data.message.status","delivered"]]',
     'expect_delivery connection.disconnected  [["data.connection.name","Parley Sandbox (disconnected)"],["data.connection.phone_number","+15550100002"],["data.connection.quality_rating","RED"]]',
   ]);
-  const fresh = createEmulator({ clock: 'frozen' });
-  try {
-    const replay = exportingBeforeReset(fresh);
-    const report = await runScenario(scenario, { emulator: replay.emulator, throwOnFailure: false });
-    expect(report.failures).toEqual([]);
-    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
-  } finally {
-    await fresh.close();
-  }
+  const replay = await replayOnFreshEmulator(scenario);
+  expect(replay.report.failures).toEqual([]);
+  expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
   await sandbox.dispose();
 });
 
@@ -433,14 +431,8 @@ it('record: a send and a triggered event replay at their millisecond, in the ord
     'expect_status',
     'expect_status',
   ]);
-  const fresh = createEmulator({ clock: 'frozen' });
-  try {
-    const replay = exportingBeforeReset(fresh);
-    const report = await runScenario(scenario, { emulator: replay.emulator, throwOnFailure: false });
-    expect(report.failures).toEqual([]);
-    expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
-  } finally {
-    await fresh.close();
-  }
+  const replay = await replayOnFreshEmulator(scenario);
+  expect(replay.report.failures).toEqual([]);
+  expect(replayable(replay.exported[0]!)).toEqual(replayable(original));
   await sandbox.dispose();
 });
