@@ -88,8 +88,8 @@ function wireMessage(error: APIError): string {
   return error.message.replace(/ \(\d{3} [^()]*\)$/, '');
 }
 
-// The SDK wraps ky's error, which wraps fetch's TypeError, which wraps the socket error: the
-// innermost error code (ECONNREFUSED, ENOTFOUND) says what happened.
+// The SDK's ConnectionError wraps the attempt's NetworkError, which wraps fetch's TypeError, which
+// wraps the socket error: the innermost error code (ECONNREFUSED, ENOTFOUND) says what happened.
 function causeOf(error: Error): string {
   return innermostCause(error).code ?? error.message;
 }

@@ -1,6 +1,6 @@
 /**
- * What a network failure comes down to. fetch wraps the socket error in a `TypeError`, and ky,
- * ofetch and the SDK wrap that again: the `cause` chain is walked (at most 8 deep) to its end,
+ * What a network failure comes down to. fetch wraps the socket error in a `TypeError`, and
+ * ofetch and the SDK (its attempt's `NetworkError`, then its `ConnectionError`) wrap that again: the `cause` chain is walked (at most 8 deep) to its end,
  * keeping the innermost `code` met on the way (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`)
  * and the innermost message.
  *
