@@ -2,7 +2,6 @@
 // emulator with a frozen clock: the tool and resource lists, every tool, schema errors, the API's
 // errors, live keys refused, no secret in any result after its creation, and a scripted agent.
 
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -20,6 +19,7 @@ import {
   type TestReceiver,
 } from '@parley/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRawMcp } from './_mcp-process';
 
 const SANDBOX_CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -200,25 +200,14 @@ describe('parley mcp: what it offers', () => {
 
 describe('parley mcp: stdout is the protocol alone', () => {
   it('every line on stdout is a JSON-RPC message; the start-up line and the SDK log go to stderr; stdin closed ends it with 0', async () => {
-    const child = spawn(process.execPath, [CLI_PATH, 'mcp', '--verbose'], {
-      env: cliEnv({
-        XDG_CONFIG_HOME: '/nonexistent',
-        PARLEY_API_KEY: server.sandboxKey,
-        PARLEY_BASE_URL: server.baseUrl,
-      }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const answers = () => stdout.split('\n').filter(Boolean);
+    const {
+      child,
+      send,
+      lines: answers,
+      stderr: errors,
+      exited: ended,
+    } = startRawMcp(server.baseUrl, server.sandboxKey, ['--verbose']);
+    const exited = ended.then(({ code }) => code);
     send({
       jsonrpc: '2.0',
       id: 1,
@@ -237,6 +226,7 @@ describe('parley mcp: stdout is the protocol alone', () => {
     await expect.poll(answers, { timeout: 15_000 }).toHaveLength(3);
     child.stdin.end();
     expect(await exited).toBe(0);
+    const stderr = errors();
     const messages = answers().map((line) => JSON.parse(line));
     expect(messages.map((message) => [message.jsonrpc, message.id])).toEqual([
       ['2.0', 1],

@@ -4,11 +4,12 @@
 // stays in flight is a wait_for_message on a frozen-clock emulator: it ends when the test moves
 // the clock, never on a timer.
 
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { type EmulatorServer, startEmulatorServer } from '@parley/emulator';
 import { createControlClient } from '@parley/emulator/control';
-import { assertCliBuilt, CLI_PATH, cliEnv } from '@parley/test-utils';
+import { assertCliBuilt } from '@parley/test-utils';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRawMcp } from './_mcp-process';
 
 const SANDBOX_CONNECTION = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 
@@ -41,36 +42,8 @@ afterEach(() => {
 });
 
 function startMcp(): McpProcess {
-  const child = spawn(process.execPath, [CLI_PATH, 'mcp'], {
-    env: cliEnv({
-      XDG_CONFIG_HOME: '/nonexistent',
-      PARLEY_API_KEY: server.sandboxKey,
-      PARLEY_BASE_URL: server.baseUrl,
-    }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  const mcp: McpProcess = {
-    child,
-    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
-    messages: () =>
-      stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-    exited,
-    stderr: () => stderr,
-  };
+  const raw = startRawMcp(server.baseUrl, server.sandboxKey);
+  const mcp: McpProcess = { ...raw, messages: () => raw.lines().map((line) => JSON.parse(line)) };
   running.push(mcp);
   return mcp;
 }
