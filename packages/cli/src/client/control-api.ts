@@ -48,6 +48,9 @@ export function controlApi(baseUrl: string, fetchFunction: Fetch) {
   };
   return {
     origin,
+    /** The typed client itself, for a command that hands it on (`scenario record`). */
+    client,
+    call,
     health: () => call('GET /_emulator/health', () => client.health()),
     clock: () => call('GET /_emulator/clock', () => client.getClock()),
     advanceClock: (ms: number) => call('POST /_emulator/clock/advance', () => client.advanceClock(ms)),

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createControlClient, listAll } from '@parley/emulator/control';
-import { exitErrorOf } from '../../client/control-api';
+import { listAll } from '@parley/emulator/control';
+import { controlApi } from '../../client/control-api';
 import { resolveBaseUrl } from '../../config/resolve-base-url';
 import type { ClientOptions } from '../../config/resolve-credentials';
 import type { CommandContext } from '../../context';
@@ -34,9 +34,6 @@ export interface ScenarioRecordResult {
 export const SCENARIO_RECORD_EMULATOR_MISSING =
   'parley scenario record needs @parley/emulator: npm install -D @parley/emulator';
 
-// Every call but an advance is short; a stopped emulator must not hang the command.
-const TIMEOUT_MS = 5_000;
-
 /**
  * Records an application's history in the running emulator (its control API at the base URL's
  * origin) as a scenario file that `parley scenario run` replays: its sends at their times, the
@@ -58,19 +55,10 @@ export async function recordScenarioFile(
   if (!URL.canParse(baseUrl)) {
     throw new ExitError(EXIT.config, `the base URL "${baseUrl}" (from ${source}) is not a URL`);
   }
-  const origin = new URL(baseUrl).origin;
-  const control = createControlClient({
-    baseUrl: origin,
-    fetch: context.fetch ?? ((request) => fetch(request)),
-    timeoutMs: TIMEOUT_MS,
-  });
-  const calling = async <Answer>(what: string, run: () => Promise<Answer>): Promise<Answer> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw exitErrorOf(error, origin, what);
-    }
-  };
+  const { client: control, call: calling } = controlApi(
+    baseUrl,
+    context.fetch ?? ((request) => fetch(request)),
+  );
   const applications = await calling('GET /_emulator/applications', () =>
     listAll((page) =>
       control.listApplications({ ...page, ...(workspaceId === undefined ? {} : { workspaceId }) }),
