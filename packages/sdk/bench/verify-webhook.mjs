@@ -156,9 +156,9 @@ export async function verifyRows({ libraries = LIBRARIES } = {}) {
     );
     if (!libraries) continue;
     // What any verifier that answers with a promise, as verifyWebhook must, can reach: the floor
-    // itself, awaited. Its share of the floor is the ceiling of the row above: 0.94-0.96 at 1 KB,
-    // 0.99-1.00 at 64 KB (runs of 201 rounds on the shared 2-core machine; verifyWebhook beside it
-    // 0.80-0.83 and 0.96 before the in-place signature decoding, 0.83-0.87 and 0.95-0.98 after).
+    // itself, awaited: 0.94-0.97 at 1 KB, 0.99-1.00 at 64 KB (runs of 201 rounds on the shared
+    // 2-core machine). verifyWebhook beside it: 0.80-0.83 and 0.96 before the in-place signature
+    // decoding, 0.85-0.87 and 0.96-0.98 after, 0.96-0.97 and 0.98-1.03 with the one-shot HMAC.
     const promised = await sideBySide(floor, () => Promise.resolve(floor()), ROUNDS);
     rows.push(
       benchRow({ name: `floor as a promise ${label} ÷ floor`, ...promised, goal: null, direction: 'min' }),

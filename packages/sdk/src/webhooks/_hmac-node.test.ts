@@ -1,5 +1,6 @@
 import type * as NodeCrypto from 'node:crypto';
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The `node` build swaps this module in for Web Crypto (tsup.config.ts). These tests prove that
@@ -92,5 +93,58 @@ describe('the node:crypto HMAC', () => {
       }
     };
     expect(decode(reference(secret).toUpperCase())).toBe(reference(secret));
+  });
+});
+
+describe('the one-shot HMAC (RFC 2104 over crypto.hash)', () => {
+  const referenceOf = (key: string, start: string, payload: string | Uint8Array) =>
+    createHmac('sha256', key).update(start).update(payload).digest('hex');
+
+  it('equals createHmac for any secret, prefix and payload: short, block-long and longer keys, any text', async () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          text,
+          fc.string({ minLength: 60, maxLength: 70 }),
+          fc.string({ minLength: 100, maxLength: 200 }),
+        ),
+        text,
+        fc.oneof(text, fc.uint8Array({ maxLength: 3000 })),
+        async (key, start, payload) => {
+          fc.pre(key !== '');
+          expect(await hmac.signHex(key, start, payload)).toBe(referenceOf(key, start, payload));
+        },
+      ),
+    );
+  });
+
+  it('hashes a key of exactly 64 bytes as is, and one of 65 bytes first (RFC 2104)', async () => {
+    for (const key of ['k'.repeat(64), 'k'.repeat(65), `${'k'.repeat(62)}é`, `${'k'.repeat(63)}é`]) {
+      expect(await hmac.signHex(key, prefix, body)).toBe(referenceOf(key, prefix, body));
+    }
+  });
+
+  it('hashes in one call up to the scratch limit, and streams through createHmac one byte past it', async () => {
+    const oneShot = vi.spyOn(nodeCrypto, 'hash');
+    const streamed = vi.spyOn(nodeCrypto, 'createHmac');
+    // The limit, 256 KiB, counts the 64-byte key block and 3 bytes per UTF-16 unit of prefix and payload.
+    const atLimit = 'x'.repeat((256 * 1024 - 64) / 3 - prefix.length);
+    expect(await hmac.signHex(secret, prefix, atLimit)).toBe(referenceOf(secret, prefix, atLimit));
+    expect([oneShot.mock.calls.length, streamed.mock.calls.length]).toEqual([2, 0]);
+    const pastLimit = `${atLimit}x`;
+    expect(await hmac.signHex(secret, prefix, pastLimit)).toBe(referenceOf(secret, prefix, pastLimit));
+    expect([oneShot.mock.calls.length, streamed.mock.calls.length]).toEqual([2, 1]);
+  });
+
+  it('leaves nothing of a longer payload in a shorter one’s digest (the scratch buffer is reused)', async () => {
+    const long = 'é'.repeat(5000);
+    const bytes = new TextEncoder().encode('{"id":"evt_2"}');
+    for (const payload of [long, body, bytes, long, bytes, body]) {
+      expect(await hmac.signHex(secret, prefix, payload)).toBe(referenceOf(secret, prefix, payload));
+    }
+    const signature = hmac.decodeSignature(referenceOf(secret, prefix, body))!;
+    expect(hmac.signatureMatches([secret], prefix, long, [signature])).toBe(false);
+    expect(hmac.signatureMatches([secret], prefix, body, [signature])).toBe(true);
   });
 });
