@@ -1,9 +1,10 @@
 import type { RateLimitBucket, Scope } from '@parley/sdk';
-import { bearerToken, type KeyRecord, requireScope } from '../domain/api-keys';
+import { type KeyRecord, requireScope } from '../domain/api-keys';
 import type { Dictionary } from '../domain/dictionary';
 import { DomainError } from '../domain/domain-error';
 import type { ApplicationRecord } from '../domain/records';
 import { PersistenceError } from '../store/data-dir-errors';
+import { presentedKey } from './_presented-key';
 import type { Caller } from './keys';
 import type { RateLimits } from './rate-limits';
 import type { IdempotencyTicket, SendIdempotency } from './send-idempotency';
@@ -34,7 +35,8 @@ export type Admission = Admitted | Refused;
 
 /** What admission reads of the core: the key index and the records keys and applications live in. */
 export interface KeyDirectory {
-  findKey(presented: string): KeyRecord | undefined;
+  /** The key record of a presented key; `hash` is its hash when already computed. */
+  findKey(presented: string, hash?: string): KeyRecord | undefined;
   readonly state: {
     readonly keys: Dictionary<KeyRecord>;
     readonly applications: Dictionary<ApplicationRecord>;
@@ -66,16 +68,19 @@ function chargeOf(bucket: CallRule['bucket']): readonly RateLimitBucket[] {
 
 const unknownKey = () => new DomainError('invalid_api_key', 'This API key is unknown or revoked.');
 
-/** Authenticates `Authorization: Bearer …`: the caller, or 401 `missing_api_key` / `invalid_api_key`. */
-export function admit(directory: KeyDirectory, authorization: string | null): Admission {
-  const token = bearerToken(authorization);
-  if (token === undefined) {
+/**
+ * Authenticates `Authorization: Bearer …`: the caller, or 401 `missing_api_key` / `invalid_api_key`.
+ * `connection` (the request's socket) lets a keep-alive client's repeated header skip its parse and hash.
+ */
+export function admit(directory: KeyDirectory, authorization: string | null, connection?: object): Admission {
+  const presented = presentedKey(authorization, connection);
+  if (presented === undefined) {
     return {
       ok: false,
       error: new DomainError('missing_api_key', 'Send your API key as "Authorization: Bearer <API_KEY>".'),
     };
   }
-  const key = directory.findKey(token);
+  const key = directory.findKey(presented.token, presented.hash);
   const application = key && directory.state.applications[key.application_id];
   if (!key || !application) return { ok: false, error: unknownKey() };
   return { ok: true, key, application };

@@ -214,9 +214,9 @@ export class EmulatorCore {
     this.#keyIndex.delete(hash);
   }
 
-  /** The key record for a presented key, if it exists. */
-  findKey(presented: string) {
-    const keyId = this.#keyIndex.get(hashKey(presented));
+  /** The key record for a presented key (`hash`: its hash, when already computed), if it exists. */
+  findKey(presented: string, hash = hashKey(presented)) {
+    const keyId = this.#keyIndex.get(hash);
     return keyId === undefined ? undefined : this.state.keys[keyId];
   }
 

@@ -18,3 +18,10 @@ export function requestHeader(request: Request, name: string): string | null {
   }
   return value;
 }
+
+/** The socket a request came on (served over node:http), or undefined in process. */
+export function connectionOf(request: Request): object | undefined {
+  return (
+    (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req?.socket ?? undefined
+  );
+}

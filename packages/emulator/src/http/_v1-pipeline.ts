@@ -18,7 +18,7 @@ import { newRequestId } from '../domain/ids';
 import { type AppliedFault, applyFault, type TakenFault, takeFault } from './_fault-answer';
 import { type BodyRead, parseJsonBody, readBodyText, requireJsonContentType } from './_read-body';
 import { exchangeOf } from './_record-exchange';
-import { requestHeader } from './_request-header';
+import { connectionOf, requestHeader } from './_request-header';
 import { errorResponse, jsonResponse, jsonTextResponse } from './_respond';
 import { requestTraceContext } from './_trace-context';
 
@@ -158,7 +158,7 @@ function handle(
   spec: V1RouteSpec,
   trace: CallTrace,
 ): Response | Promise<Response> {
-  const admission = admit(core, requestHeader(event.req, 'authorization'));
+  const admission = admit(core, requestHeader(event.req, 'authorization'), connectionOf(event.req));
   if (!admission.ok) return errorResponse(admission.error, trace.requestId);
   trace.caller = admission;
   if (!spec.readsBody && !spec.holdsIdempotencyKey) {

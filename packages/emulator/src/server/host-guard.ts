@@ -4,11 +4,20 @@ import { newRequestId } from '../domain/ids';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/**
+ * The last Host header found loopback: clients send the same one on every call, and comparing it
+ * costs less than splitting and lowering it again (~2 % of the CPU of a `POST /v1/messages`, issue 23).
+ */
+let lastLoopbackHost: string | undefined;
+
 /** Whether a Host header names a loopback host (any port): the DNS-rebinding guard (DESIGN §4). */
 export function isLoopbackHost(host: string | undefined | null): boolean {
   if (!host) return false;
+  if (host === lastLoopbackHost) return true;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
-  return LOOPBACK_HOSTS.has(name.toLowerCase());
+  const loopback = LOOPBACK_HOSTS.has(name.toLowerCase());
+  if (loopback) lastLoopbackHost = host;
+  return loopback;
 }
 
 /**
