@@ -8,6 +8,13 @@ const SEND_BODY = JSON.stringify({
   template: { name: 'order_confirmation', language: 'fr', variables: ['Ana', 'A-1042'] },
 });
 
+/**
+ * The number in each send's Idempotency-Key, counted across every run of this process: counted per
+ * run, each run after the first on the same emulator sent the keys of the runs before it again, and
+ * most of its sends were idempotent replays (no new message), not the new sends the row measures.
+ */
+let sequence = 0;
+
 /** Concurrent connections of a load run: issue 23 measures with 50. */
 export const CONNECTIONS = 50;
 
@@ -15,7 +22,6 @@ export const CONNECTIONS = 50;
 export async function load({ baseUrl, key, method, seconds, connections = CONNECTIONS }) {
   const url = new URL(baseUrl);
   const path = url.pathname + (method === 'GET' ? '/status' : '/messages');
-  let sequence = 0;
   const result = await autocannon({
     url: `${url.origin}`,
     connections,
