@@ -24,14 +24,14 @@ export function findConnection(
   caller: Pick<Caller, 'application'>,
   id: string,
 ): Connection {
-  const record = isUuid(id) ? core.state.connections[id] : undefined;
-  const found = !isUuid(id)
-    ? undefined
-    : caller.application.environment === 'sandbox'
-      ? sandboxConnection(id)
-      : record?.application_id === caller.application.id
-        ? connectionView(record)
-        : undefined;
+  let found: Connection | undefined;
+  if (isUuid(id)) {
+    if (caller.application.environment === 'sandbox') found = sandboxConnection(id);
+    else {
+      const record = core.state.connections[id];
+      if (record?.application_id === caller.application.id) found = connectionView(record);
+    }
+  }
   if (!found) throw new DomainError('not_found', `No connection ${id}.`, { connection_id: id });
   return found;
 }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from '@parley/sdk';
+import { sendBodyCanonicalJson } from './_send-body-canonical-json';
 import { DomainError } from './domain-error';
 import type { IdempotencyRecord, MessageRecord } from './records';
 
@@ -43,7 +44,7 @@ const FINGERPRINT_LENGTH = 43;
 
 /** A stable digest of a request body: the same JSON with keys in any order gives the same one. */
 export function bodyFingerprint(body: unknown): string {
-  return hash('sha256', canonicalJson(body), 'base64url');
+  return hash('sha256', sendBodyCanonicalJson(body) ?? canonicalJson(body), 'base64url');
 }
 
 /** The record kept for an accepted send: fingerprint then message id. */

@@ -92,9 +92,14 @@ export function templatesOf(connectionId: string, own?: readonly TemplateDefinit
   return connectionTemplates(own).map((template) => ({ ...template, connection_id: connectionId }));
 }
 
+// A Map, not a find() with a closure: every sandbox send looks its connection up (issue 23).
+const SANDBOX_CONNECTION_BY_ID = new Map(
+  SANDBOX_CONNECTIONS.map((connection) => [connection.id, connection]),
+);
+
 /** The sandbox connection with this id, if it is one. */
 export function sandboxConnection(id: string): Connection | undefined {
-  return SANDBOX_CONNECTIONS.find((connection) => connection.id === id);
+  return SANDBOX_CONNECTION_BY_ID.get(id);
 }
 
 /** Sender of every synthetic `message.received` (spec 4.6). */

@@ -15,6 +15,10 @@ const CLOSE_BRACKET = 0x5d;
  * text may be misjudged here; `JSON.parse` refuses it right after.
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
+  // A text with no more opening brackets than the limit cannot nest deeper: counting them with
+  // indexOf, which skips the rest natively, is ~5x faster than the pass below on a send body
+  // (0.06 µs against 0.32, issue 23), and every /v1 body is checked.
+  if (!opensMoreThan(text, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -28,6 +32,17 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
       if (++depth > limit) return true;
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth--;
+    }
+  }
+  return false;
+}
+
+/** Whether `text` holds more than `limit` `{` and `[` together, inside strings or not. */
+function opensMoreThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > limit) return true;
     }
   }
   return false;

@@ -20,6 +20,13 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan(`["\\\\", [[]]]`, 2)).toBe(true);
   });
 
+  test('arrays and objects count together: 65 levels alternating, no more than 33 of either kind', () => {
+    const alternating = (pairs: number) => `${'[{"a":'.repeat(pairs)}[]${'}]'.repeat(pairs)}`;
+    expect(nestsDeeperThan(alternating(32), 64)).toBe(true);
+    expect(nestsDeeperThan(alternating(31), 64)).toBe(false);
+    expect(nestsDeeperThan(alternating(31), 62)).toBe(true);
+  });
+
   test('siblings do not add up: depth is nesting, not a count', () => {
     expect(nestsDeeperThan(`[${Array(1000).fill('[]').join(',')}]`, 2)).toBe(false);
   });
