@@ -232,7 +232,10 @@ describe('canonicalJson', () => {
     fc.assert(
       fc.property(fc.oneof(fc.jsonValue(), trickyValue), (value) => {
         const json = canonicalJson(value);
-        expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(sortedReference(value))));
+        // The exact bytes, not both texts parsed back and compared: on Node 24.21, JSON.parse of one
+        // and the same text intermittently read the escaped key `"\ud800"` as a lone backslash, so
+        // two parses of equal texts differed (seed -1497166525, about one run in two, with the texts
+        // equal byte for byte). Equal bytes already mean equal values.
         expect(json).toBe(JSON.stringify(sortedReference(value)));
         expect(compactOutsideStrings(json)).toBe(true);
       }),
