@@ -1,5 +1,4 @@
-const SEND_FIELDS = new Set(['connection_id', 'to', 'type', 'template', 'text', 'client_reference']);
-const TEMPLATE_FIELDS = new Set(['name', 'language', 'variables']);
+import { KNOWN_FIELDS, KNOWN_TEMPLATE_FIELDS } from './send-params';
 
 /** An object as JSON.parse makes it: no prototype but Object's (or none), so no inherited toJSON. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -25,17 +24,15 @@ function isPlainText(value: unknown): boolean {
  */
 export function sendBodyCanonicalJson(body: unknown): string | undefined {
   if (!isPlainObject(body)) return undefined;
-  const send = body;
   // for…in also sees an enumerable member inherited through a polluted prototype: not a known field.
-  for (const key in send) {
-    if (!SEND_FIELDS.has(key) || (key !== 'template' && !isPlainText(send[key]))) return undefined;
+  for (const key in body) {
+    if (!KNOWN_FIELDS.has(key) || (key !== 'template' && !isPlainText(body[key]))) return undefined;
   }
-  let template = send.template;
+  let template = body.template;
   if (template !== undefined && template !== null) {
     if (!isPlainObject(template)) return undefined;
-    const fields = template;
-    for (const key in fields) if (!TEMPLATE_FIELDS.has(key)) return undefined;
-    const { name, language, variables } = fields;
+    for (const key in template) if (!KNOWN_TEMPLATE_FIELDS.has(key)) return undefined;
+    const { name, language, variables } = template;
     if (!isPlainText(name) || !isPlainText(language)) return undefined;
     if (variables !== undefined && variables !== null) {
       if (!Array.isArray(variables)) return undefined;
@@ -44,11 +41,11 @@ export function sendBodyCanonicalJson(body: unknown): string | undefined {
     template = { language, name, variables };
   }
   return JSON.stringify({
-    client_reference: send.client_reference,
-    connection_id: send.connection_id,
+    client_reference: body.client_reference,
+    connection_id: body.connection_id,
     template,
-    text: send.text,
-    to: send.to,
-    type: send.type,
+    text: body.text,
+    to: body.to,
+    type: body.type,
   });
 }

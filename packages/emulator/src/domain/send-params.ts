@@ -8,8 +8,17 @@ import {
 import { isUuid } from './ids';
 import { invalid, isObject } from './input-checks';
 
-const KNOWN_FIELDS = new Set(['connection_id', 'to', 'type', 'template', 'text', 'client_reference']);
-const KNOWN_TEMPLATE_FIELDS = new Set(['name', 'language', 'variables']);
+/** The members a `POST /v1/messages` body may have; any other is 400 `unknown_field`. */
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'connection_id',
+  'to',
+  'type',
+  'template',
+  'text',
+  'client_reference',
+]);
+/** The members its `template` may have. */
+export const KNOWN_TEMPLATE_FIELDS: ReadonlySet<string> = new Set(['name', 'language', 'variables']);
 
 function requiredString(body: Record<string, unknown>, field: string, path = field): string {
   const value = body[field];
