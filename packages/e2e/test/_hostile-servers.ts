@@ -87,8 +87,8 @@ export function startStream(response: ServerResponse): void {
 /**
  * POSTs `size` bytes (Content-Length declared) in 64 KiB chunks as fast as `url` reads them, and
  * goes on writing after an early answer, as a hostile sender would. Resolves once the answer has
- * come and the writing is over (all sent, or the server closed): the answer's status and body, and
- * how many bytes were written.
+ * come and the writing is over (all sent, or the connection closed): the answer's status and body,
+ * and how many bytes were written.
  */
 export function postHuge(
   url: string,
@@ -111,6 +111,13 @@ export function postHuge(
       // A server that answered, then closed on a sender still writing: expected.
       if (answer) settle();
       else reject(error);
+    });
+    // Node's client ends its own side once a `Connection: close` answer is read, and takes no more
+    // writes without an error: the close is the end of the writing.
+    sending.on('close', () => {
+      writing = false;
+      if (answer) settle();
+      else reject(new Error(`the connection closed after ${sentBytes} bytes, with no answer`));
     });
     sending.on('response', (response) => {
       const parts: Buffer[] = [];
