@@ -18,7 +18,7 @@ export interface ReceiverOptions {
   /** A request was refused before it was handled; `reason` is one line, ready to print. */
   onRefused?: (reason: string) => void;
   /** How long a refused sender may go on sending once its 413 is out; {@link LINGER_MS} unless set. */
-  lingerMs?: number;
+  lingerMs?: number | undefined;
 }
 
 /**
