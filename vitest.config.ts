@@ -12,6 +12,7 @@ export default defineConfig({
       include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },
+    setupFiles: ['./vitest.setup.ts'],
     reporters: reportersFor('vitest'),
     // Upper bounds only, for a hang: never a speed assertion. A stress run (scripts/stress-tests.mjs)
     // with every core busy ran this suite 12× slower than a quiet machine (3,576 s), and 8 tests that

@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ['packages/e2e/hardening/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    setupFiles: ['./vitest.setup.ts'],
     reporters: reportersFor('hardening'),
     testTimeout: 120_000,
     hookTimeout: 60_000,

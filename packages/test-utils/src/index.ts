@@ -16,7 +16,7 @@ export {
 export type { HostileApi, RegisteredEndpoint } from './hostile-api';
 export { MISSING_MESSAGE_ID, REFUSED_TEXT, startHostileApi } from './hostile-api';
 export type { NodeProcess, NodeProcessOptions, ProcessResult } from './node-process';
-export { startNodeProcess } from './node-process';
+export { startNodeProcess, stopStartedProcesses } from './node-process';
 export type { ReceivedRequest, TestReceiver } from './receiver';
 export { startReceiver, TEST_CA, TEST_TLS_KEY } from './receiver';
 export {

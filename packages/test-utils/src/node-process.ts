@@ -29,6 +29,20 @@ export interface NodeProcessOptions {
   stdin?: string;
 }
 
+/** The processes {@link startNodeProcess} started that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills every process {@link startNodeProcess} started that is still running (`vitest.setup.ts`
+ * calls it after each test file). A test that times out or fails before its own kill otherwise
+ * left its process (an emulator, `parley listen`) running after the whole run: vitest ends a
+ * worker without an `exit` event, and six `parley listen` outlived a timed-out hardening run.
+ */
+export function stopStartedProcesses(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 /**
  * Starts `node script …args` with piped output.
  *
@@ -45,6 +59,8 @@ export function startNodeProcess(
     ...(options.env ? { env: options.env } : {}),
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   const watchers = new Set<() => void>();
