@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One delivery as the receiver got it. */
 export interface ReceivedDelivery {
@@ -58,6 +58,9 @@ export async function startReceiver(
   handle: (delivery: ReceivedDelivery) => Promise<number>,
 ): Promise<Receiver> {
   const server = createServer(async (request, response) => {
+    // A request sent behind a refused body on its connection is never handled: that connection
+    // only closes (its answer could not go out after the 413 anyway).
+    if (refusedConnections.has(request.socket)) return void request.resume();
     try {
       const body = await readDelivery(request);
       if (body === undefined) {
@@ -88,6 +91,9 @@ export async function startReceiver(
   };
 }
 
+/** Connections that got a 413 and are closing (see {@link answerTooLarge}). */
+const refusedConnections = new WeakSet<Socket>();
+
 /**
  * Answers 413 and closes the connection the way nginx's lingering close does: the answer, then a
  * half-close, then the rest of the body read and dropped (by {@link readDelivery}, a Node request
@@ -100,6 +106,7 @@ export async function startReceiver(
  */
 function answerTooLarge(request: IncomingMessage, lingerMs: number): void {
   const { socket } = request;
+  refusedConnections.add(socket);
   socket.end(TOO_LARGE_ANSWER);
   // Destroyed only once the answer has left: destroy() drops what is still buffered.
   const close = () =>

@@ -95,6 +95,18 @@ describe('a refused body (over 1 MiB): lingering close', () => {
     socket.destroy();
   });
 
+  it('a request sent behind a refused body on the same connection is never handled', async () => {
+    const { socket, seen } = sender(MiB + 1);
+    expect(await writeBody(socket, MiB + 1)).toBe(true);
+    socket.write('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}');
+    await vi.waitFor(() => expect(seen.ended).toBe(true), PATIENCE);
+    expect(seen.read).toBe(TOO_LARGE);
+    // The receiver is still answering on other connections, and it handled nothing so far.
+    expect((await fetch(receiver.url, { method: 'POST', body: '{}' })).status).toBe(204);
+    expect(handled).toBe(1);
+    socket.destroy();
+  });
+
   it('a body that ends after the refusal closes the connection without waiting, and the receiver goes on', async () => {
     await receiver.close();
     // A linger far longer than the patience: the close can only come from the body's end.
