@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { median, pinnedCores, startServer, stop } from './_processes.mjs';
 import { bareFanOut, emulatorFanOut } from './fan-out.mjs';
+import { httpLayerRows } from './http-layer.mjs';
 import { rssOf, sendMany } from './memory.mjs';
 import { sandboxPerTest } from './sandbox-per-test.mjs';
 import { emulatorSpeedRows, FULL, printSpeedRows } from './speed-rows.mjs';
@@ -177,6 +178,27 @@ row(
   'report only',
 );
 
+// 8. A reference: the bare h3 baseline against the same routes on node:http alone. h3's own share
+// of a request is paid by the emulator and its h3 baseline alike (the emulator is an h3 app,
+// DESIGN), so it bounds how close the throughput rows can come to 1.
+for (const layer of await httpLayerRows(seconds.seconds ? { seconds: seconds.seconds } : {})) {
+  const path = layer.method === 'GET' ? 'GET /v1/status' : 'POST /v1/messages';
+  row(
+    `${path} bare node:http ÷ bare h3, req per CPU s`,
+    fixed(layer.node),
+    fixed(layer.h3),
+    fixed(layer.nodeToH3, 2),
+    'report only',
+  );
+  row(
+    `${path} emulator ÷ bare node:http (÷ bare h3 ${fixed(layer.emulatorToH3, 2)})`,
+    fixed(layer.emulator),
+    fixed(layer.node),
+    fixed(layer.emulatorToNode, 2),
+    'report only',
+  );
+}
+
 console.log(
   `\n@parley/emulator benchmarks (ratio = emulator ÷ baseline measured in this run; ${pinnedCores ? 'servers on core 1, load on core 0' : 'cores shared'})\n`,
 );
@@ -184,5 +206,5 @@ console.log('Issue 23 rows (medians of alternating rounds):');
 printSpeedRows(speed);
 console.table(rows);
 console.log(
-  'Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out); a bare new Parley() with an in-process fetch (sandbox per test).',
+  "Baselines: bare h3 2 behind node:http answering JSON of the same size (throughput, start, RSS after the same POSTs); plain fetch POSTs to the same receiver (fan-out); a bare new Parley() with an in-process fetch (sandbox per test); the same two routes on node:http alone (section 8, h3's own share of a request).",
 );
