@@ -1,8 +1,7 @@
-// `pnpm bench` section 8, reference rows: what the HTTP framework costs before the emulator does
-// any work. The bare h3 app of the throughput rows, the same two routes on node:http alone and the
-// emulator, loaded in the same rounds on core 1, judged per CPU second as the throughput rows are.
-// They say where the `POST /v1/messages` row's ceiling is: the emulator is an h3 app (DESIGN), so
-// the part of the bare h3 app's cost that is h3's own is paid by both sides of that row.
+// `pnpm bench` section 8, reference rows: what the HTTP framework costs a request. The bare h3 app
+// of the throughput rows, the same two routes on node:http alone and the emulator, loaded in the
+// same rounds on core 1, judged per CPU second as the throughput rows are. h3 is a quarter of what
+// the bare h3 app spends on a send, but a few per cent of the emulator's (docs/testing.md).
 import { fileURLToPath } from 'node:url';
 import { cpuNs, median, startServer, stop } from './_processes.mjs';
 import { answerBodies, load } from './throughput.mjs';

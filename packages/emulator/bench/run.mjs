@@ -178,9 +178,8 @@ row(
   'report only',
 );
 
-// 8. A reference: the bare h3 baseline against the same routes on node:http alone. h3's own share
-// of a request is paid by the emulator and its h3 baseline alike (the emulator is an h3 app,
-// DESIGN), so it bounds how close the throughput rows can come to 1.
+// 8. References: the emulator, the bare h3 baseline and the same routes on node:http alone, in the
+// same rounds: how much of a request is the framework's (docs/testing.md, issue 23's fourth round).
 for (const layer of await httpLayerRows(seconds.seconds ? { seconds: seconds.seconds } : {})) {
   const path = layer.method === 'GET' ? 'GET /v1/status' : 'POST /v1/messages';
   row(
