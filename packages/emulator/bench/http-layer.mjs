@@ -3,8 +3,8 @@
 // same rounds on core 1, judged per CPU second as the throughput rows are. h3 is a quarter of what
 // the bare h3 app spends on a send, but a few per cent of the emulator's (docs/testing.md).
 import { fileURLToPath } from 'node:url';
-import { cpuNs, median, startServer, stop } from './_processes.mjs';
-import { answerBodies, load } from './throughput.mjs';
+import { median, startServer, stop } from './_processes.mjs';
+import { answerBodies, loadPerCpuSecond } from './throughput.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const BARE_H3 = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
@@ -24,11 +24,9 @@ export async function httpLayerRows({ seconds = 2, rounds = 9 } = {}) {
   const h3 = await startServer([BARE_H3], env);
   const node = await startServer([BARE_NODE], env);
   const perCpuSecond = async (server, method, runSeconds) => {
-    const before = cpuNs(server.child.pid);
-    const result = await load({ baseUrl: server.ready.base_url, key, method, seconds: runSeconds });
-    if (result.bad) throw new Error(`${method} ${server.ready.base_url}: ${result.bad} non-2xx or errors`);
-    const cpuSeconds = (cpuNs(server.child.pid) - before) / 1e9;
-    return Number.isNaN(cpuSeconds) ? result.rps : result.requests / cpuSeconds;
+    const { judged, bad } = await loadPerCpuSecond(server, { key, method, seconds: runSeconds });
+    if (bad) throw new Error(`${method} ${server.ready.base_url}: ${bad} non-2xx or errors`);
+    return judged;
   };
   try {
     const rows = [];

@@ -6,8 +6,8 @@
 // Servers run in child processes on core 1, load is generated here on core 0 (_processes.mjs).
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cpuNs, median, startServer, stop } from './_processes.mjs';
-import { answerBodies, CONNECTIONS, load } from './throughput.mjs';
+import { median, startServer, stop } from './_processes.mjs';
+import { answerBodies, CONNECTIONS, loadPerCpuSecond } from './throughput.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-h3-server.mjs', import.meta.url));
@@ -80,14 +80,9 @@ export async function throughputRows({ seconds, rounds } = FULL) {
       ['POST', 'emulator POST /v1/messages req/s ÷ bare h3', 0.6],
     ]) {
       const measure = async (server, runSeconds) => {
-        const before = cpuNs(server.child.pid);
-        const result = await load({ baseUrl: server.ready.base_url, key, method, seconds: runSeconds });
-        const cpuSeconds = (cpuNs(server.child.pid) - before) / 1e9;
-        if (result.bad) failures.push(`${method} ${server.ready.base_url}: ${result.bad} non-2xx or errors`);
-        return {
-          judged: Number.isNaN(cpuSeconds) ? result.rps : result.requests / cpuSeconds,
-          wall: result.rps,
-        };
+        const { judged, wall, bad } = await loadPerCpuSecond(server, { key, method, seconds: runSeconds });
+        if (bad) failures.push(`${method} ${server.ready.base_url}: ${bad} non-2xx or errors`);
+        return { judged, wall };
       };
       const round = async (runSeconds = seconds) => {
         const [ours, theirs] = await Promise.all([measure(emulator, runSeconds), measure(bare, runSeconds)]);

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuNs } from './_processes.mjs';
 
 const CONNECTION_ID = '7f3c2a1e-5b4d-4c6e-9a8b-0d1e2f3a4b51';
 const SEND_BODY = JSON.stringify({
@@ -52,6 +53,21 @@ export async function load({ baseUrl, key, method, seconds, connections = CONNEC
     p50: result.latency.p50,
     p99: result.latency.p99,
     bad: result.non2xx + result.errors,
+  };
+}
+
+/**
+ * One {@link load} run on a server process of `_processes.mjs`: its requests per CPU second of that
+ * process (`judged`; its req/s where `/proc` is missing), its req/s (`wall`) and its refusals (`bad`).
+ */
+export async function loadPerCpuSecond(server, { key, method, seconds }) {
+  const before = cpuNs(server.child.pid);
+  const result = await load({ baseUrl: server.ready.base_url, key, method, seconds });
+  const cpuSeconds = (cpuNs(server.child.pid) - before) / 1e9;
+  return {
+    judged: Number.isNaN(cpuSeconds) ? result.rps : result.requests / cpuSeconds,
+    wall: result.rps,
+    bad: result.bad,
   };
 }
 
